@@ -1,0 +1,151 @@
+/// A display link: a callback run once per frame of a ``FrameLoop``, in step with the display's
+/// refresh (the FrameLink counterpart of `CADisplayLink`).
+///
+/// Create it with a closure, or with a weak target that is handed to the closure, then add it to a
+/// loop for one or more modes. The loop keeps it until ``invalidate()``; a weak-target link also
+/// invalidates itself once its target is gone, so a forgotten `invalidate()` never keeps a scene
+/// alive.
+///
+/// ```swift
+/// let link = DisplayLink(target: scene) { scene, link in
+///     scene.update(dt: link.targetTimestamp - link.timestamp)
+/// }
+/// link.preferredFrameRate = .hz30     // every 2nd frame of a 60 Hz display
+/// link.add(to: loop, forMode: .common)
+/// ```
+///
+/// A closure that captures its owner strongly (`DisplayLink { _ in self.step() }`) keeps the owner
+/// alive until `invalidate()`, exactly as a strong `CADisplayLink` target does. Use the
+/// `target:` form, or capture `[weak self]`, and the link cannot leak.
+@MainActor
+public final class DisplayLink {
+    /// A label that names the link in statistics and drop reports.
+    public var label: String?
+
+    /// The timestamp of the frame being (or last) delivered: when the frame began, on the loop's
+    /// clock.
+    public private(set) var timestamp: FrameInstant = .zero
+
+    /// The time the next frame this link receives will be shown: ``timestamp`` plus one period of
+    /// the link's rate. Step simulations and animations to this time.
+    public private(set) var targetTimestamp: FrameInstant = .zero
+
+    /// The refresh period of the display (the interval between two frames of the loop).
+    public private(set) var duration: Duration = .zero
+
+    /// The loop's frame index at the last callback.
+    public private(set) var frameIndex: Int64 = 0
+
+    /// The number of times the link has been called.
+    public private(set) var callCount: Int64 = 0
+
+    /// Whether callbacks are suspended. A paused link stays in its loop; a loop whose links are all
+    /// paused sleeps between timers.
+    public var isPaused = false
+
+    /// The rate at which the link wants to be called, or `nil` for every frame.
+    ///
+    /// The link is called on every k-th frame of the loop's refresh, where k is the refresh rate
+    /// divided by this rate, rounded (at least 1), so the calls are evenly spaced: 30 on a 60 Hz
+    /// display is every 2nd frame; 40 on 60 Hz rounds to every 2nd frame too.
+    public var preferredFrameRate: FrameRate? {
+        didSet { cachedDivisor = nil }
+    }
+
+    /// Whether the link can still be called: false after ``invalidate()``.
+    public private(set) var isValid = true
+
+    var modeMask: UInt64 = 0
+    var isInLoopArray = false
+    let hasWeakTarget: Bool
+    private weak var loop: FrameLoop?
+    private var body: (@MainActor (DisplayLink) -> Void)?
+    private weak var weakTarget: AnyObject?
+    private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
+
+    /// Creates a link that calls `body` once per frame, once added to a loop.
+    public init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
+        self.body = body
+        hasWeakTarget = false
+    }
+
+    /// Creates a link that holds `target` weakly and hands it to `body` on each call; the link
+    /// invalidates itself once `target` is gone.
+    public init<Target: AnyObject>(
+        target: Target, _ body: @escaping @MainActor (Target, DisplayLink) -> Void
+    ) {
+        hasWeakTarget = true
+        weakTarget = target
+        self.body = { [weak target] link in
+            guard let target else {
+                link.invalidate()
+                return
+            }
+            body(target, link)
+        }
+    }
+
+    /// Adds the link to `loop` for `mode`; call again to add it for more modes.
+    ///
+    /// Adding an invalidated link does nothing. A link belongs to one loop at a time.
+    public func add(to loop: FrameLoop, forMode mode: RunLoopMode) {
+        guard isValid else { return }
+        if let current = self.loop, current !== loop {
+            preconditionFailure("DisplayLink.add(to:forMode:): the link is already in another loop; remove it first")
+        }
+        self.loop = loop
+        modeMask |= loop.bit(for: mode)
+        duration = loop.refreshRate.period
+        loop.register(self)
+    }
+
+    /// Removes the link from `mode` of `loop`; once removed from every mode the loop releases it.
+    public func remove(from loop: FrameLoop, forMode mode: RunLoopMode) {
+        guard self.loop === loop else { return }
+        modeMask &= ~loop.bit(for: mode)
+        if modeMask == 0 {
+            self.loop = nil
+            loop.linkDidLeave(self)
+        }
+    }
+
+    /// Removes the link from its loop for good and releases its closure. It is never called again,
+    /// not even later in the current frame. Calling it twice, or from inside the link's own
+    /// callback, is safe.
+    public func invalidate() {
+        guard isValid else { return }
+        isValid = false
+        isPaused = true
+        body = nil
+        weakTarget = nil
+        modeMask = 0
+        if let loop {
+            self.loop = nil
+            loop.linkDidLeave(self)
+        }
+    }
+
+    func frameDivisor(refreshRate: FrameRate) -> Int64 {
+        guard let preferred = preferredFrameRate else { return 1 }
+        if let cached = cachedDivisor, cached.refresh == refreshRate { return cached.divisor }
+        let ratio = refreshRate.framesPerSecond / preferred.framesPerSecond
+        let divisor = max(1, Int64(ratio.rounded()))
+        cachedDivisor = (refreshRate, divisor)
+        return divisor
+    }
+
+    @inline(__always)
+    func deliver(frameIndex: Int64, timestamp: FrameInstant, period: Int64, divisor: Int64) {
+        self.frameIndex = frameIndex
+        self.timestamp = timestamp
+        targetTimestamp = FrameInstant(nanoseconds: timestamp.nanoseconds &+ period &* divisor)
+        duration = .nanoseconds(period)
+        callCount &+= 1
+        body?(self)
+    }
+}
+
+extension DisplayLink: _WeakTargetItem {
+    var targetIsGone: Bool { hasWeakTarget && weakTarget == nil }
+    var isStillValid: Bool { isValid }
+}

@@ -1,0 +1,365 @@
+/// A main-thread frame loop with run-loop modes: the FrameLink counterpart of the main `RunLoop`
+/// driving `CADisplayLink`s and `Timer`s.
+///
+/// Each iteration (``runFrame()``) waits for a frame boundary from its ``FrameSource``, then, in
+/// order: runs the event handler, fires the timers that are due in the current mode, calls the
+/// display links of the current mode, runs the render handler, and drains work queued for the main
+/// actor. While no display link is active it sleeps until the next timer deadline instead (or until
+/// input), so an idle loop uses no CPU.
+///
+/// The loop keeps every link and timer added to it until it is invalidated, as a run loop keeps its
+/// timers, so you need not hold on to them yourself. Links and timers made with a weak target
+/// invalidate themselves when the target is gone, so forgetting `invalidate()` never leaks.
+///
+/// ```swift
+/// let loop = FrameLoop(source: DeadlineSource(refreshRate: .hz60))
+/// let link = DisplayLink(target: scene) { scene, link in scene.step(to: link.targetTimestamp) }
+/// link.add(to: loop, forMode: .common)
+/// loop.run()   // until loop.stop()
+/// ```
+@MainActor
+public final class FrameLoop {
+    /// The source of frame boundaries and of time.
+    public let source: any FrameSource
+
+    /// The mode the loop runs in; only items added for this mode (or for `.common`, when this mode
+    /// is in ``commonModes``) are called. Changes take effect at the next phase of the frame.
+    public var currentMode: RunLoopMode = .default {
+        didSet { updateActiveMask() }
+    }
+
+    /// The modes that `.common` stands for: `.default` and `.tracking` unless you add more.
+    public private(set) var commonModes: Set<RunLoopMode> = [.default, .tracking]
+
+    /// The number of frames the loop has run; the index of the current frame while one runs.
+    public private(set) var frameIndex: Int64 = 0
+
+    /// The timestamp of the current (or last) frame, from the frame source.
+    public private(set) var timestamp: FrameInstant = .zero
+
+    /// The time the next frame is expected: the current timestamp plus one refresh period.
+    public var targetTimestamp: FrameInstant {
+        FrameInstant(nanoseconds: timestamp.nanoseconds + source.refreshRate.periodNanoseconds)
+    }
+
+    /// Whether ``run()`` (or another `run` variant) is executing.
+    public private(set) var isRunning = false
+
+    /// Whether the loop pumps the main run loop once per frame and while idle, so that
+    /// `DispatchQueue.main` blocks and `Task { @MainActor in … }` work keep running (true by
+    /// default). It has an effect only on the process main thread.
+    public var drainsMainQueue = true
+
+    /// Called at the start of every frame, before timers: pump input here. FrameLinkSDL sets it.
+    public var eventHandler: (@MainActor (FrameLoop) -> Void)?
+
+    /// Called at the end of every frame, after display links: draw here.
+    public var renderHandler: (@MainActor (FrameLoop) -> Void)?
+
+    // Items ------------------------------------------------------------------------------------
+    var links: ContiguousArray<DisplayLink> = []
+    private var linksNeedCompaction = false
+    private var isDispatchingLinks = false
+
+    let timerQueue = _TimerQueue()
+    var timerSlots: ContiguousArray<FrameTimer?> = []
+    var slotSequences: ContiguousArray<UInt64> = []
+    var slotModeMasks: ContiguousArray<UInt64> = []
+    private var freeSlots: [Int32] = []
+    private var isFiringTimers = false
+
+    private var weakItems: ContiguousArray<any _WeakTargetItem> = []
+
+    // Modes -----------------------------------------------------------------------------------
+    private var modeBits: [RunLoopMode: UInt64] = [.common: 1, .default: 2, .tracking: 4]
+    private(set) var activeMask: UInt64 = 1 | 2
+
+    private var stopRequested = false
+    private var isInFrame = false
+
+    private static weak var lastCreated: FrameLoop?
+    private static var runningLoops: [FrameLoop] = []
+
+    /// Creates a loop driven by `source`.
+    public init(source: any FrameSource) {
+        self.source = source
+        source.attach(to: self)
+        Self.lastCreated = self
+    }
+
+    /// The loop that ``FrameTimer/scheduledTimer(withTimeInterval:repeats:block:)`` schedules on:
+    /// the innermost loop that is running or inside ``runFrame()``, else the most recently created
+    /// loop that still exists.
+    public static var current: FrameLoop? {
+        runningLoops.last ?? lastCreated
+    }
+
+    /// The refresh rate of the source.
+    public var refreshRate: FrameRate { source.refreshRate }
+
+    /// The current time on the source's clock.
+    public var now: FrameInstant { source.now }
+
+    // MARK: Modes
+
+    /// Adds `mode` to the set that `.common` stands for: items added for `.common` now run in it too.
+    public func addCommonMode(_ mode: RunLoopMode) {
+        precondition(mode != .common, "addCommonMode(.common): .common is the set itself, not a mode to add")
+        commonModes.insert(mode)
+        updateActiveMask()
+    }
+
+    func bit(for mode: RunLoopMode) -> UInt64 {
+        if let bit = modeBits[mode] { return bit }
+        precondition(modeBits.count < 64, "FrameLoop supports at most 63 distinct run-loop modes")
+        let bit = UInt64(1) << UInt64(modeBits.count)
+        modeBits[mode] = bit
+        return bit
+    }
+
+    private func updateActiveMask() {
+        var mask = bit(for: currentMode)
+        if commonModes.contains(currentMode) { mask |= 1 }
+        activeMask = mask
+    }
+
+    // MARK: Running
+
+    /// Runs frames until ``stop()`` is called.
+    public func run() {
+        run(while: { _ in true })
+    }
+
+    /// Runs frames until the source's clock reaches `deadline` or ``stop()`` is called.
+    public func run(until deadline: FrameInstant) {
+        run(while: { $0.source.now < deadline })
+    }
+
+    /// Runs `frames` frames, or fewer if ``stop()`` is called.
+    public func run(frames: Int) {
+        var remaining = frames
+        run(while: { _ in
+            remaining -= 1
+            return remaining >= 0
+        })
+    }
+
+    /// Runs frames while `condition` returns true (checked before each frame) and ``stop()`` has
+    /// not been called.
+    public func run(while condition: (FrameLoop) -> Bool) {
+        stopRequested = false
+        isRunning = true
+        Self.runningLoops.append(self)
+        defer {
+            isRunning = false
+            if let index = Self.runningLoops.lastIndex(where: { $0 === self }) {
+                Self.runningLoops.remove(at: index)
+            }
+        }
+        while !stopRequested && condition(self) {
+            runFrame()
+        }
+    }
+
+    /// Makes the running ``run()`` return after the current frame.
+    public func stop() {
+        stopRequested = true
+    }
+
+    /// Runs one iteration of the loop: waits for the frame boundary (or, with no active link,
+    /// sleeps until the next timer or input), then events, timers, links and render.
+    ///
+    /// Call it from your own game loop to embed FrameLink without giving up your `while` loop.
+    public func runFrame() {
+        precondition(!isInFrame, "FrameLoop.runFrame() was called from inside a frame callback; it is not re-entrant")
+        isInFrame = true
+        defer { isInFrame = false }
+
+        let frameTime: FrameInstant
+        if hasActiveLinks() {
+            frameTime = source.waitForNextFrame()
+        } else {
+            prepareTimers()
+            let wake = timerQueue.idleWake(isActive: isActiveEntry)
+            frameTime = source.waitIdle(until: wake.map(FrameInstant.init(nanoseconds:)), drainMainQueue: drain)
+        }
+        frameIndex += 1
+        timestamp = frameTime
+
+        eventHandler?(self)
+        fireTimers(now: frameTime.nanoseconds)
+        dispatchLinks()
+        renderHandler?(self)
+        sweepWeakItems()
+        drain()
+    }
+
+    private func drain() {
+        if drainsMainQueue { MainQueueDrain.drainIfOnMainThread() }
+    }
+
+    // MARK: Links
+
+    func hasActiveLinks() -> Bool {
+        let mask = activeMask
+        for link in links where link.modeMask & mask != 0 && !link.isPaused {
+            return true
+        }
+        return false
+    }
+
+    func register(_ link: DisplayLink) {
+        if !link.isInLoopArray {
+            link.isInLoopArray = true
+            links.append(link)
+            if link.hasWeakTarget { weakItems.append(link) }
+        }
+    }
+
+    func linkDidLeave(_ link: DisplayLink) {
+        linksNeedCompaction = true
+        if !isDispatchingLinks { compactLinks() }
+    }
+
+    private func compactLinks() {
+        guard linksNeedCompaction else { return }
+        linksNeedCompaction = false
+        links.removeAll { link in
+            let leaves = link.modeMask == 0
+            if leaves { link.isInLoopArray = false }
+            return leaves
+        }
+    }
+
+    private func dispatchLinks() {
+        let count = links.count
+        guard count > 0 else { return }
+        let mask = activeMask
+        let index = frameIndex
+        let time = timestamp
+        let period = source.refreshRate.periodNanoseconds
+        isDispatchingLinks = true
+        for position in 0..<count {
+            let link = links[position]
+            guard link.modeMask & mask != 0, !link.isPaused else { continue }
+            let divisor = link.frameDivisor(refreshRate: source.refreshRate)
+            if divisor > 1 && index % divisor != 0 { continue }
+            link.deliver(frameIndex: index, timestamp: time, period: period, divisor: divisor)
+        }
+        isDispatchingLinks = false
+        compactLinks()
+    }
+
+    // MARK: Timers
+
+    func schedule(_ timer: FrameTimer, fireDate: Int64) {
+        let slot = Int(timer.slot)
+        let sequence = timerQueue.makeSequence()
+        slotSequences[slot] = sequence
+        timerQueue.insert(
+            _TimerEntry(
+                deadline: fireDate, sequence: sequence, slot: timer.slot,
+                latest: fireDate &+ timer.toleranceNanoseconds))
+    }
+
+    func unschedule(_ timer: FrameTimer) {
+        guard timer.slot >= 0 else { return }
+        slotSequences[Int(timer.slot)] = 0
+    }
+
+    func register(_ timer: FrameTimer, modeBit: UInt64) {
+        if timer.slot < 0 {
+            let slot: Int32
+            if let free = freeSlots.popLast() {
+                slot = free
+                timerSlots[Int(slot)] = timer
+                slotModeMasks[Int(slot)] = 0
+            } else {
+                slot = Int32(timerSlots.count)
+                timerSlots.append(timer)
+                slotSequences.append(0)
+                slotModeMasks.append(0)
+            }
+            timer.slot = slot
+            if timer.hasWeakTarget { weakItems.append(timer) }
+        }
+        slotModeMasks[Int(timer.slot)] |= modeBit
+    }
+
+    func release(_ timer: FrameTimer) {
+        let slot = Int(timer.slot)
+        guard slot >= 0 else { return }
+        slotSequences[slot] = 0
+        slotModeMasks[slot] = 0
+        timerSlots[slot] = nil
+        freeSlots.append(Int32(slot))
+        timer.slot = -1
+    }
+
+    private func prepareTimers() {
+        guard !isFiringTimers else { return }
+        timerQueue.prepare(isLive: { self.slotSequences[Int($0.slot)] == $0.sequence })
+    }
+
+    private func isActiveEntry(_ entry: _TimerEntry) -> Bool {
+        let slot = Int(entry.slot)
+        return slotSequences[slot] == entry.sequence && slotModeMasks[slot] & activeMask != 0
+    }
+
+    private func fireTimers(now: Int64) {
+        prepareTimers()
+        isFiringTimers = true
+        defer { isFiringTimers = false }
+        timerQueue.drainDue(now: now) { entry in
+            let slot = Int(entry.slot)
+            guard slotSequences[slot] == entry.sequence else { return true }
+            guard slotModeMasks[slot] & activeMask != 0 else { return false }
+            let timer = timerSlots[slot].unsafelyUnwrapped
+            timer.fireFromLoop(now: now, scheduledFor: entry.deadline)
+            return true
+        }
+    }
+
+    /// The earliest fire date among the timers that would fire in the current mode, if any.
+    public var nextTimerFireDate: FrameInstant? {
+        prepareTimers()
+        var earliest: Int64?
+        for slot in timerSlots.indices where slotSequences[slot] != 0 && slotModeMasks[slot] & activeMask != 0 {
+            if let timer = timerSlots[slot] {
+                earliest = min(earliest ?? .max, timer.fireDate.nanoseconds)
+            }
+        }
+        return earliest.map(FrameInstant.init(nanoseconds:))
+    }
+
+    // MARK: Inspection
+
+    /// The number of display links the loop holds (in any mode, paused or not).
+    public var linkCount: Int { links.count { $0.modeMask != 0 } }
+
+    /// The number of timers the loop holds (in any mode, paused or not).
+    public var timerCount: Int { timerSlots.count { $0 != nil } }
+
+    // MARK: Weak targets
+
+    private func sweepWeakItems() {
+        guard !weakItems.isEmpty else { return }
+        weakItems.removeAll { item in
+            if !item.isStillValid { return true }
+            if item.targetIsGone {
+                item.invalidate()
+                return true
+            }
+            return false
+        }
+    }
+}
+
+/// A link or timer whose target is held weakly, checked once per frame so that it leaves the loop
+/// as soon as its target is gone, even if it is paused or not due.
+@MainActor
+protocol _WeakTargetItem: AnyObject {
+    var targetIsGone: Bool { get }
+    var isStillValid: Bool { get }
+    func invalidate()
+}

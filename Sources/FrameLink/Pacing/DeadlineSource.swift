@@ -1,0 +1,98 @@
+/// A frame source that paces frames to an absolute nanosecond grid on the monotonic clock: it sleeps
+/// until a little before each deadline, then spins to it.
+///
+/// The grid is phase-locked: deadline `k` is `origin + k × period`, computed exactly from the
+/// ``FrameRate`` fraction, so pacing never drifts and a late frame does not push later ones back.
+/// After a stall the next frame is the next grid point in the future; the frames in between are
+/// dropped, not replayed.
+///
+/// An optional `present` function runs at the start of each wait (a renderer's present that does not
+/// block on vsync, for example).
+@MainActor
+public final class DeadlineSource: FrameSource {
+    /// The rate of the grid. Setting it restarts the grid at the current time.
+    public var refreshRate: FrameRate {
+        didSet { restartGrid() }
+    }
+
+    /// How long before a deadline the source stops sleeping and starts spinning (1 ms by default).
+    ///
+    /// Larger values trade CPU time for precision on a loaded machine; zero sleeps the whole way.
+    public var spin: Duration
+
+    /// Longest single sleep while idle, so that input checks and main-queue work are serviced
+    /// (4 ms by default).
+    public var idleSlice: Duration = .milliseconds(4)
+
+    /// Called at the start of every frame wait, before sleeping: present the previous frame here.
+    public var present: (@MainActor () -> Void)?
+
+    /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
+    public var inputPending: (@MainActor () -> Bool)?
+
+    private let epoch: Int64
+    private var origin: Int64
+    private var lastFrameIndex: Int64 = 0
+
+    /// Creates a pacer for `refreshRate` (60 Hz unless told otherwise), waking `spin` before each
+    /// deadline.
+    public init(refreshRate: FrameRate = .hz60, spin: Duration = .milliseconds(1)) {
+        self.refreshRate = refreshRate
+        self.spin = spin
+        epoch = MonotonicClock.nanoseconds()
+        origin = 0
+    }
+
+    /// The time since the source was created.
+    public var now: FrameInstant {
+        FrameInstant(nanoseconds: MonotonicClock.nanoseconds() - epoch)
+    }
+
+    /// Presents (if a present function is set), then sleeps and spins to the next grid deadline and
+    /// returns the time it reached it.
+    public func waitForNextFrame() -> FrameInstant {
+        present?()
+        let current = MonotonicClock.nanoseconds() - epoch
+        var index = refreshRate.frameIndex(atOrAfter: current - origin)
+        if index <= lastFrameIndex { index = lastFrameIndex + 1 }
+        lastFrameIndex = index
+        let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index)
+        return FrameInstant(nanoseconds: Self.sleepAndSpin(until: deadline + epoch, spin: spin.wholeNanoseconds) - epoch)
+    }
+
+    /// Sleeps in slices of at most ``idleSlice`` until `deadline`, input, or forever if neither
+    /// comes; runs main-queue work between slices. Never spins.
+    public func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
+        let slice = max(idleSlice.wholeNanoseconds, 100_000)
+        while true {
+            drainMainQueue()
+            let current = MonotonicClock.nanoseconds() - epoch
+            if let deadline, current >= deadline.nanoseconds { break }
+            if let inputPending, inputPending() { break }
+            var wake = current + slice
+            if let deadline { wake = min(wake, deadline.nanoseconds) }
+            MonotonicClock.sleep(untilNanoseconds: wake + epoch)
+            if deadline == nil, inputPending == nil { break }
+        }
+        let woke = MonotonicClock.nanoseconds() - epoch
+        // Keep the grid's phase: frames after an idle period land on the same grid.
+        lastFrameIndex = max(lastFrameIndex, refreshRate.frameIndex(atOrAfter: woke - origin) - 1)
+        return FrameInstant(nanoseconds: woke)
+    }
+
+    private func restartGrid() {
+        origin = MonotonicClock.nanoseconds() - epoch
+        lastFrameIndex = 0
+    }
+
+    /// Sleeps until `spin` nanoseconds before the absolute monotonic `deadline`, spins the rest, and
+    /// returns the time reached.
+    static func sleepAndSpin(until deadline: Int64, spin: Int64) -> Int64 {
+        if deadline - MonotonicClock.nanoseconds() > spin {
+            MonotonicClock.sleep(untilNanoseconds: deadline - spin)
+        }
+        var current = MonotonicClock.nanoseconds()
+        while current < deadline { current = MonotonicClock.nanoseconds() }
+        return current
+    }
+}

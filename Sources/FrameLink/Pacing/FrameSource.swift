@@ -1,0 +1,36 @@
+/// The source of frame boundaries that drives a ``FrameLoop``: a present that blocks on vsync, a
+/// deadline pacer, or virtual time in tests.
+///
+/// A source owns the clock. The loop asks it to wait for the next frame while any display link is
+/// active, and to sleep until a timer deadline (or input) while none is.
+///
+/// FrameLink ships ``ManualFrameSource`` (virtual time, for deterministic tests) and
+/// ``DeadlineSource`` (sleep-then-spin to an absolute nanosecond grid, with an optional present
+/// function). FrameLinkSDL builds its window's source on them.
+@MainActor
+public protocol FrameSource: AnyObject {
+    /// The rate of the frame grid: the display's refresh rate, or the rate paced to.
+    var refreshRate: FrameRate { get }
+
+    /// The current time on the source's clock.
+    var now: FrameInstant { get }
+
+    /// Blocks until the next frame boundary (presenting the previous frame if the source presents)
+    /// and returns the frame's timestamp.
+    func waitForNextFrame() -> FrameInstant
+
+    /// Sleeps while no display link needs frames: until `deadline` (`nil` means no timer is
+    /// waiting), or earlier when input arrives. Returns the time it woke.
+    ///
+    /// A source must not busy-wait here. `drainMainQueue` runs work queued for the main actor; a
+    /// real source calls it while it sleeps so that `Task { @MainActor in … }` work is not starved.
+    func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant
+
+    /// Called when a loop starts using the source. The default does nothing.
+    func attach(to loop: FrameLoop)
+}
+
+extension FrameSource {
+    /// Does nothing: most sources need no reference to their loop.
+    public func attach(to loop: FrameLoop) {}
+}

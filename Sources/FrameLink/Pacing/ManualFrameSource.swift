@@ -1,0 +1,105 @@
+/// A frame source on virtual time, for deterministic tests of games and of FrameLink itself.
+///
+/// Time starts at zero and moves only when you say so, and never backwards. Frames land on an exact
+/// nanosecond grid at ``refreshRate``: `advance(frames:)` runs the attached loop one frame per grid
+/// point; `advance(by:)` runs a single long frame, as a stall or a dropped frame would. Nothing
+/// sleeps, so a test of 24 hours of frames runs in seconds.
+///
+/// ```swift
+/// let source = ManualFrameSource(refreshRate: .hz60)
+/// let loop = FrameLoop(source: source)
+/// let link = DisplayLink { link in print(link.timestamp) }
+/// link.add(to: loop, forMode: .common)
+/// try source.advance(frames: 3)          // 0.016666666 s, 0.033333333 s, 0.050000000 s
+/// try source.advance(by: .seconds(5.5))  // one frame, 5.5 s later
+/// ```
+@MainActor
+public final class ManualFrameSource: FrameSource {
+    /// The rate of the virtual display.
+    public let refreshRate: FrameRate
+
+    /// The current virtual time; starts at zero.
+    public private(set) var now: FrameInstant = .zero
+
+    private weak var loop: FrameLoop?
+    private var pendingInterval: Int64?
+
+    /// Creates a virtual display refreshing at `refreshRate` (60 Hz unless told otherwise).
+    public init(refreshRate: FrameRate = .hz60) {
+        self.refreshRate = refreshRate
+    }
+
+    /// Creates a virtual display whose frames are `period` apart.
+    ///
+    /// - Throws: `FrameLinkError.invalidFrameRate` if `period` is not positive.
+    public convenience init(period: Duration) throws(FrameLinkError) {
+        self.init(refreshRate: try FrameRate(period: period))
+    }
+
+    /// Remembers the loop that `advance` drives.
+    public func attach(to loop: FrameLoop) {
+        self.loop = loop
+    }
+
+    /// Runs `frames` frames of the attached loop, each on the next point of the frame grid.
+    ///
+    /// Without an attached loop it only moves time.
+    /// - Throws: `FrameLinkError.invalidCount` if `frames` is negative.
+    public func advance(frames: Int = 1) throws(FrameLinkError) {
+        guard frames >= 0 else { throw .invalidCount("advance(frames: \(frames)): time never goes backwards") }
+        for _ in 0..<frames {
+            if let loop {
+                loop.runFrame()
+            } else {
+                now = nextGridPoint()
+            }
+        }
+    }
+
+    /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
+    /// a stall. Later frames continue on the grid.
+    ///
+    /// - Throws: `FrameLinkError.invalidInterval` if `interval` is zero or negative.
+    public func advance(by interval: Duration) throws(FrameLinkError) {
+        let nanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "advance(by:)")
+        if let loop {
+            pendingInterval = nanoseconds
+            loop.runFrame()
+        } else {
+            now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
+        }
+    }
+
+    /// Runs frames on the grid until the time is at or after `instant`.
+    ///
+    /// - Throws: `FrameLinkError.invalidInterval` if `instant` is in the past.
+    public func advance(to instant: FrameInstant) throws(FrameLinkError) {
+        guard instant >= now else { throw .invalidInterval("advance(to: \(instant)) is before now (\(now))") }
+        while now < instant {
+            try advance(frames: 1)
+        }
+    }
+
+    /// Moves virtual time to the next frame (or to the end of a pending long frame) and returns it.
+    public func waitForNextFrame() -> FrameInstant {
+        if let interval = pendingInterval {
+            pendingInterval = nil
+            now = FrameInstant(nanoseconds: now.nanoseconds + interval)
+        } else {
+            now = nextGridPoint()
+        }
+        return now
+    }
+
+    /// Behaves as ``waitForNextFrame()``: the virtual display keeps refreshing while the loop is
+    /// idle, so tests advance in frames whether or not a link is active.
+    public func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
+        drainMainQueue()
+        return waitForNextFrame()
+    }
+
+    private func nextGridPoint() -> FrameInstant {
+        let index = refreshRate.frameIndex(atOrAfter: now.nanoseconds + 1)
+        return FrameInstant(nanoseconds: refreshRate.offsetNanoseconds(ofFrame: index))
+    }
+}

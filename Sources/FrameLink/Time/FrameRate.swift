@@ -1,0 +1,112 @@
+/// A rate of frames per second, kept as an exact fraction so that frame grids never drift.
+///
+/// 60 Hz is exactly `60/1`; NTSC's 59.94 Hz is `60000/1001`. The nanosecond time of frame `k` on a
+/// grid is computed from the fraction in one step (`k × 1e9 × denominator / numerator`), never by
+/// adding a rounded period `k` times.
+///
+/// ```swift
+/// let display = FrameRate.hz60
+/// let ntsc = try FrameRate(framesPerSecond: 59.94)
+/// print(ntsc.period)  // 0.016683333 seconds
+/// ```
+public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
+    /// The numerator of frames per second.
+    public let numerator: Int64
+    /// The denominator of frames per second.
+    public let denominator: Int64
+
+    /// Creates a rate of `numerator / denominator` frames per second.
+    ///
+    /// - Throws: `FrameLinkError.invalidFrameRate` if either part is not positive.
+    public init(numerator: Int64, denominator: Int64 = 1) throws(FrameLinkError) {
+        guard numerator > 0, denominator > 0 else {
+            throw .invalidFrameRate("\(numerator)/\(denominator) frames per second: both parts must be positive")
+        }
+        let divisor = Self.greatestCommonDivisor(numerator, denominator)
+        self.numerator = numerator / divisor
+        self.denominator = denominator / divisor
+    }
+
+    /// Creates a rate from a number of frames per second, exact to a thousandth of a hertz.
+    ///
+    /// - Throws: `FrameLinkError.invalidFrameRate` for zero, negative, NaN, infinite or absurd
+    ///   (over 100,000 Hz) rates.
+    public init(framesPerSecond: Double) throws(FrameLinkError) {
+        guard framesPerSecond.isFinite, framesPerSecond > 0, framesPerSecond <= 100_000 else {
+            throw .invalidFrameRate("\(framesPerSecond) frames per second: must be finite, above 0 and at most 100000")
+        }
+        let milli = (framesPerSecond * 1000).rounded()
+        guard milli >= 1 else {
+            throw .invalidFrameRate("\(framesPerSecond) frames per second: below the resolution of 0.001 Hz")
+        }
+        try self.init(numerator: Int64(milli), denominator: 1000)
+    }
+
+    /// Creates a rate whose frames are `period` apart.
+    ///
+    /// - Throws: `FrameLinkError.invalidFrameRate` if the period is zero or negative.
+    public init(period: Duration) throws(FrameLinkError) {
+        let nanoseconds = period.wholeNanoseconds
+        guard nanoseconds > 0 else {
+            throw .invalidFrameRate("a frame period of \(period): must be positive")
+        }
+        try self.init(numerator: 1_000_000_000, denominator: nanoseconds)
+    }
+
+    /// Exactly 60 frames per second.
+    public static let hz60 = FrameRate(unchecked: 60)
+    /// Exactly 30 frames per second.
+    public static let hz30 = FrameRate(unchecked: 30)
+    /// Exactly 120 frames per second.
+    public static let hz120 = FrameRate(unchecked: 120)
+
+    init(unchecked whole: Int64) {
+        numerator = whole
+        denominator = 1
+    }
+
+    /// The rate as a floating-point number of frames per second.
+    public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
+
+    /// The time between two frames, rounded to the nanosecond.
+    public var period: Duration { .nanoseconds(periodNanoseconds) }
+
+    /// The time between two frames in nanoseconds, rounded to the nearest nanosecond.
+    public var periodNanoseconds: Int64 {
+        let exact = Int128(1_000_000_000) * Int128(denominator)
+        return Int64((exact + Int128(numerator / 2)) / Int128(numerator))
+    }
+
+    /// The offset in nanoseconds of frame `index` from the start of a grid at this rate,
+    /// rounded down; exact for any index, with no accumulated error.
+    public func offsetNanoseconds(ofFrame index: Int64) -> Int64 {
+        Int64(Int128(index) * 1_000_000_000 * Int128(denominator) / Int128(numerator))
+    }
+
+    /// The number of the first frame whose offset is at or after `nanoseconds` from the grid start.
+    public func frameIndex(atOrAfter nanoseconds: Int64) -> Int64 {
+        let scale = Int128(1_000_000_000) * Int128(denominator)
+        let value = Int128(nanoseconds) * Int128(numerator)
+        // ceil(value / scale) for any sign.
+        let quotient = value / scale
+        let adjusted = (value % scale > 0) ? quotient + 1 : quotient
+        // Offsets are floored, so the frame found might start one nanosecond early: correct for it.
+        var index = Int64(adjusted)
+        while offsetNanoseconds(ofFrame: index) < nanoseconds { index += 1 }
+        while index > Int64.min, offsetNanoseconds(ofFrame: index - 1) >= nanoseconds { index -= 1 }
+        return index
+    }
+
+    /// A textual form such as `"60 Hz"` or `"59.94 Hz"`.
+    public var description: String {
+        if denominator == 1 { return "\(numerator) Hz" }
+        let hundredths = (Double(numerator) / Double(denominator) * 100).rounded() / 100
+        return "\(hundredths) Hz"
+    }
+
+    private static func greatestCommonDivisor(_ a: Int64, _ b: Int64) -> Int64 {
+        var (x, y) = (a, b)
+        while y != 0 { (x, y) = (y, x % y) }
+        return x
+    }
+}

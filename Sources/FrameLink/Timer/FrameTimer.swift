@@ -1,0 +1,288 @@
+/// A timer on a ``FrameLoop`` with `Timer` (NSTimer) semantics, on FrameLink's own deadline queue.
+///
+/// - A repeating timer stays on the grid of its first fire date: after firing late it reschedules to
+///   the next grid date in the future, and fire dates it missed (a long frame, or a mode it is not
+///   in) coalesce into one fire. Every 2 s from t0 with a 5.5 s stall from t3 fires at t2, t8.5, t10.
+/// - A timer created with `scheduledTimer` is added to ``FrameLoop/current`` in `.default`; one
+///   created with an initializer fires only once you ``add(to:forMode:)`` it, in any mode.
+/// - ``fire()`` fires now without disturbing a repeating schedule, and ends a one-shot timer.
+/// - ``tolerance`` lets an idle loop wake up to that much late to serve several timers at once; it
+///   never moves the grid.
+/// - ``repeatCount`` stops a timer after that many fires; ``isPaused`` suspends it, and resuming
+///   skips the fire dates that passed meanwhile (no burst of catch-up fires).
+///
+/// The loop keeps the timer until it is invalidated; a one-shot timer invalidates itself after it
+/// fires and releases its closure. A timer made with a weak target invalidates itself once the target
+/// is gone. A closure that captures its owner strongly keeps the owner alive until ``invalidate()``.
+///
+/// Invalid arguments (a zero, negative, NaN or infinite interval, a repeat count below 1) throw
+/// ``FrameLinkError``; a negative ``tolerance`` stops the program with a precondition message.
+///
+/// ```swift
+/// let timer = try FrameTimer(target: clock, interval: .seconds(1)) { clock, _ in clock.tick() }
+/// timer.add(to: loop, forMode: .default)    // stops while the loop is in .tracking
+/// ```
+@MainActor
+public final class FrameTimer {
+    /// The time between fire dates of a repeating timer, or the delay of a one-shot timer.
+    public let interval: Duration
+
+    /// Whether the timer fires more than once.
+    public let repeats: Bool
+
+    /// The number of fires after which the timer invalidates itself, or `nil` for no limit.
+    public let repeatCount: Int?
+
+    /// A label that names the timer in statistics and drop reports.
+    public var label: String?
+
+    /// The number of times the timer has fired (including calls to ``fire()``).
+    public private(set) var fireCount = 0
+
+    /// Whether the timer can still fire: false once invalidated.
+    public private(set) var isValid = true
+
+    /// How late the timer may fire when that lets an idle loop wake once for several timers; zero by
+    /// default. It never shifts the timer's grid.
+    public var tolerance: Duration = .zero {
+        didSet {
+            precondition(tolerance >= .zero, "FrameTimer.tolerance must not be negative (got \(tolerance))")
+            rescheduleIfActive()
+        }
+    }
+
+    /// The next date at which the timer fires. Before the timer is added to a loop this is
+    /// ``interval`` after time zero, unless you set it; when it is added without an explicit date it
+    /// becomes the loop's current time plus ``interval``. Setting it reschedules the timer, and a
+    /// repeating timer's grid follows the new date.
+    public var fireDate: FrameInstant {
+        get { FrameInstant(nanoseconds: fireDateNanoseconds) }
+        set {
+            fireDateNanoseconds = newValue.nanoseconds
+            hasExplicitFireDate = true
+            rescheduleIfActive()
+        }
+    }
+
+    /// Whether the timer is suspended. Resuming schedules the next fire on the timer's grid after
+    /// the current time; fire dates that passed while paused are skipped, not replayed.
+    public var isPaused = false {
+        didSet {
+            guard isPaused != oldValue, isValid, let loop else { return }
+            if isPaused {
+                loop.unschedule(self)
+            } else {
+                fireDateNanoseconds = nextGridDate(after: loop.now.nanoseconds, from: fireDateNanoseconds)
+                loop.schedule(self, fireDate: fireDateNanoseconds)
+            }
+        }
+    }
+
+    let intervalNanoseconds: Int64
+    var toleranceNanoseconds: Int64 { tolerance.wholeNanoseconds }
+    var slot: Int32 = -1
+    let hasWeakTarget: Bool
+    private var fireDateNanoseconds: Int64
+    private var hasExplicitFireDate = false
+    private weak var loop: FrameLoop?
+    private var body: (@MainActor (FrameTimer) -> Void)?
+    private weak var weakTarget: AnyObject?
+
+    // MARK: Creating timers
+
+    /// Creates a timer that calls `block` after `interval` (and every `interval`, if it repeats),
+    /// once you add it to a loop.
+    ///
+    /// - Parameters:
+    ///   - interval: The delay to the first fire and, for a repeating timer, between fires.
+    ///   - repeats: Whether the timer keeps firing until invalidated.
+    ///   - repeatCount: For a repeating timer, the number of fires after which it stops; `nil` for
+    ///     no limit.
+    /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
+    public init(
+        interval: Duration, repeats: Bool, repeatCount: Int? = nil,
+        block: @escaping @MainActor (FrameTimer) -> Void
+    ) throws(FrameLinkError) {
+        intervalNanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "timer interval")
+        if let repeatCount, repeatCount < 1 {
+            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
+        }
+        self.interval = interval
+        self.repeats = repeats
+        self.repeatCount = repeatCount
+        fireDateNanoseconds = intervalNanoseconds
+        hasWeakTarget = false
+        body = block
+    }
+
+    /// Creates a timer from an interval in seconds, as `Timer(timeInterval:repeats:block:)` does.
+    ///
+    /// - Throws: `FrameLinkError` for an interval that is zero, negative, NaN or infinite.
+    public convenience init(
+        timeInterval: Double, repeats: Bool, repeatCount: Int? = nil,
+        block: @escaping @MainActor (FrameTimer) -> Void
+    ) throws(FrameLinkError) {
+        let nanoseconds = try FrameLinkError.checkedNanoseconds(seconds: timeInterval, what: "timer interval")
+        try self.init(interval: .nanoseconds(nanoseconds), repeats: repeats, repeatCount: repeatCount, block: block)
+    }
+
+    /// Creates a timer that first fires at `fireDate`, then every `interval` if it repeats.
+    ///
+    /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
+    public convenience init(
+        fireAt fireDate: FrameInstant, interval: Duration, repeats: Bool, repeatCount: Int? = nil,
+        block: @escaping @MainActor (FrameTimer) -> Void
+    ) throws(FrameLinkError) {
+        try self.init(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
+        self.fireDate = fireDate
+    }
+
+    /// Creates a timer that holds `target` weakly and hands it to `block` on each fire; the timer
+    /// invalidates itself once `target` is gone.
+    ///
+    /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
+    public init<Target: AnyObject>(
+        target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
+        block: @escaping @MainActor (Target, FrameTimer) -> Void
+    ) throws(FrameLinkError) {
+        intervalNanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "timer interval")
+        if let repeatCount, repeatCount < 1 {
+            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
+        }
+        self.interval = interval
+        self.repeats = repeats
+        self.repeatCount = repeatCount
+        fireDateNanoseconds = intervalNanoseconds
+        hasWeakTarget = true
+        weakTarget = target
+        body = { [weak target] timer in
+            guard let target else {
+                timer.invalidate()
+                return
+            }
+            block(target, timer)
+        }
+    }
+
+    /// Creates a timer and adds it to ``FrameLoop/current`` in `.default` mode, as
+    /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` does.
+    ///
+    /// - Throws: `FrameLinkError` for an invalid interval, or `.unsupported` if no loop exists.
+    @discardableResult
+    public static func scheduledTimer(
+        withTimeInterval interval: Double, repeats: Bool,
+        block: @escaping @MainActor (FrameTimer) -> Void
+    ) throws(FrameLinkError) -> FrameTimer {
+        let timer = try FrameTimer(timeInterval: interval, repeats: repeats, block: block)
+        try timer.addToCurrentLoop()
+        return timer
+    }
+
+    /// Creates a timer with a `Duration` interval and adds it to ``FrameLoop/current`` in `.default`.
+    ///
+    /// - Throws: `FrameLinkError` for an invalid interval, or `.unsupported` if no loop exists.
+    @discardableResult
+    public static func scheduledTimer(
+        withInterval interval: Duration, repeats: Bool, repeatCount: Int? = nil,
+        block: @escaping @MainActor (FrameTimer) -> Void
+    ) throws(FrameLinkError) -> FrameTimer {
+        let timer = try FrameTimer(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
+        try timer.addToCurrentLoop()
+        return timer
+    }
+
+    /// Creates a weak-target timer and adds it to ``FrameLoop/current`` in `.default`.
+    ///
+    /// - Throws: `FrameLinkError` for an invalid interval, or `.unsupported` if no loop exists.
+    @discardableResult
+    public static func scheduledTimer<Target: AnyObject>(
+        target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
+        block: @escaping @MainActor (Target, FrameTimer) -> Void
+    ) throws(FrameLinkError) -> FrameTimer {
+        let timer = try FrameTimer(
+            target: target, interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
+        try timer.addToCurrentLoop()
+        return timer
+    }
+
+    private func addToCurrentLoop() throws(FrameLinkError) {
+        guard let loop = FrameLoop.current else {
+            throw .unsupported("scheduledTimer needs a FrameLoop; create one first or use add(to:forMode:)")
+        }
+        add(to: loop, forMode: .default)
+    }
+
+    // MARK: Adding and firing
+
+    /// Adds the timer to `loop` for `mode`; call again to add it for more modes. The first add
+    /// schedules it. Adding an invalidated timer does nothing; a timer belongs to one loop.
+    public func add(to loop: FrameLoop, forMode mode: RunLoopMode) {
+        guard isValid else { return }
+        if let current = self.loop, current !== loop {
+            preconditionFailure("FrameTimer.add(to:forMode:): the timer is already in another loop")
+        }
+        let isFirstAdd = self.loop == nil
+        self.loop = loop
+        loop.register(self, modeBit: loop.bit(for: mode))
+        if isFirstAdd {
+            if !hasExplicitFireDate {
+                fireDateNanoseconds = loop.now.nanoseconds + intervalNanoseconds
+            }
+            if !isPaused { loop.schedule(self, fireDate: fireDateNanoseconds) }
+        }
+    }
+
+    /// Fires the timer now. A repeating timer keeps its schedule; a one-shot timer is invalidated.
+    /// The fire counts toward ``repeatCount``. Does nothing on an invalidated timer.
+    public func fire() {
+        guard isValid, let body else { return }
+        fireCount += 1
+        body(self)
+        if !repeats || (repeatCount.map { fireCount >= $0 } ?? false) {
+            invalidate()
+        }
+    }
+
+    /// Stops the timer for good, removes it from its loop and releases its closure (and with it
+    /// whatever the closure captured). Safe to call twice, or from inside the timer's own closure.
+    public func invalidate() {
+        guard isValid else { return }
+        isValid = false
+        body = nil
+        weakTarget = nil
+        if let loop {
+            self.loop = nil
+            loop.release(self)
+        }
+    }
+
+    /// Called by the loop when the entry scheduled for `scheduledFor` is due at `now`.
+    func fireFromLoop(now: Int64, scheduledFor: Int64) {
+        guard let body else { return }
+        fireCount += 1
+        let finished = !repeats || (repeatCount.map { fireCount >= $0 } ?? false)
+        if !finished, let loop {
+            fireDateNanoseconds = nextGridDate(after: now, from: scheduledFor)
+            loop.schedule(self, fireDate: fireDateNanoseconds)
+        }
+        body(self)
+        if finished { invalidate() }
+    }
+
+    /// The first date `from + k × interval` (k ≥ 0) that is after `now`.
+    private func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
+        guard date <= now else { return date }
+        let steps = (now - date) / intervalNanoseconds + 1
+        return date + steps * intervalNanoseconds
+    }
+
+    private func rescheduleIfActive() {
+        guard isValid, !isPaused, let loop else { return }
+        loop.schedule(self, fireDate: fireDateNanoseconds)
+    }
+}
+
+extension FrameTimer: _WeakTargetItem {
+    var targetIsGone: Bool { hasWeakTarget && weakTarget == nil }
+    var isStillValid: Bool { isValid }
+}

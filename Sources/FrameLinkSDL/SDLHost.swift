@@ -1,0 +1,2 @@
+public import CSDL2
+public import FrameLink
