@@ -24,24 +24,27 @@ public final class DisplayLink {
 
     /// The timestamp of the frame being (or last) delivered: when the frame began, on the loop's
     /// clock.
-    public private(set) var timestamp: FrameInstant = .zero
+    public var timestamp: FrameInstant { _timestamp }
 
-    /// The time the next frame this link receives will be shown: ``timestamp`` plus one period of
-    /// the link's rate. Step simulations and animations to this time.
-    public private(set) var targetTimestamp: FrameInstant = .zero
+    /// The time the next frame this link receives will be shown: the frame grid point one period of
+    /// the link's rate after ``timestamp``. Step simulations and animations to this time.
+    public var targetTimestamp: FrameInstant { _targetTimestamp }
 
     /// The refresh period of the display (the interval between two frames of the loop).
-    public private(set) var duration: Duration = .zero
+    public var duration: Duration { .nanoseconds(durationNanoseconds) }
 
     /// The loop's frame index at the last callback.
-    public private(set) var frameIndex: Int64 = 0
+    public var frameIndex: Int64 { _frameIndex }
 
     /// The number of times the link has been called.
-    public private(set) var callCount: Int64 = 0
+    public var callCount: Int64 { _callCount }
 
     /// Whether callbacks are suspended. A paused link stays in its loop; a loop whose links are all
     /// paused sleeps between timers.
-    public var isPaused = false
+    public var isPaused: Bool {
+        get { _isPaused }
+        set { _isPaused = newValue }
+    }
 
     /// The rate at which the link wants to be called, or `nil` for every frame.
     ///
@@ -49,17 +52,31 @@ public final class DisplayLink {
     /// divided by this rate, rounded (at least 1), so the calls are evenly spaced: 30 on a 60 Hz
     /// display is every 2nd frame; 40 on 60 Hz rounds to every 2nd frame too.
     public var preferredFrameRate: FrameRate? {
-        didSet { cachedDivisor = nil }
+        get { _preferredFrameRate }
+        set {
+            _preferredFrameRate = newValue
+            cachedDivisor = nil
+        }
     }
 
     /// Whether the link can still be called: false after ``invalidate()``.
-    public private(set) var isValid = true
+    public var isValid: Bool { _isValid }
 
-    var modeMask: UInt64 = 0
-    var isInLoopArray = false
+    // Storage is internal, behind public computed properties, so that whole-module optimization
+    // sees every access and can drop the run-time exclusivity checks on the frame path.
+    @exclusivity(unchecked) private var durationNanoseconds: Int64 = 0
+    @exclusivity(unchecked) private var _timestamp: FrameInstant = .zero
+    @exclusivity(unchecked) private var _targetTimestamp: FrameInstant = .zero
+    @exclusivity(unchecked) private var _frameIndex: Int64 = 0
+    @exclusivity(unchecked) private var _callCount: Int64 = 0
+    @exclusivity(unchecked) var _isPaused = false
+    @exclusivity(unchecked) var _preferredFrameRate: FrameRate?
+    @exclusivity(unchecked) private var _isValid = true
+    @exclusivity(unchecked) var modeMask: UInt64 = 0
+    @exclusivity(unchecked) var isInLoopArray = false
     let hasWeakTarget: Bool
     private weak var loop: FrameLoop?
-    private var body: (@MainActor (DisplayLink) -> Void)?
+    @exclusivity(unchecked) private var body: (@MainActor (DisplayLink) -> Void)?
     private weak var weakTarget: AnyObject?
     private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
 
@@ -95,7 +112,7 @@ public final class DisplayLink {
         }
         self.loop = loop
         modeMask |= loop.bit(for: mode)
-        duration = loop.refreshRate.period
+        durationNanoseconds = loop.refreshRate.periodNanoseconds
         loop.register(self)
     }
 
@@ -113,9 +130,9 @@ public final class DisplayLink {
     /// not even later in the current frame. Calling it twice, or from inside the link's own
     /// callback, is safe.
     public func invalidate() {
-        guard isValid else { return }
-        isValid = false
-        isPaused = true
+        guard _isValid else { return }
+        _isValid = false
+        _isPaused = true
         body = nil
         weakTarget = nil
         modeMask = 0
@@ -126,7 +143,7 @@ public final class DisplayLink {
     }
 
     func frameDivisor(refreshRate: FrameRate) -> Int64 {
-        guard let preferred = preferredFrameRate else { return 1 }
+        guard let preferred = _preferredFrameRate else { return 1 }
         if let cached = cachedDivisor, cached.refresh == refreshRate { return cached.divisor }
         let ratio = refreshRate.framesPerSecond / preferred.framesPerSecond
         let divisor = max(1, Int64(ratio.rounded()))
@@ -135,12 +152,12 @@ public final class DisplayLink {
     }
 
     @inline(__always)
-    func deliver(frameIndex: Int64, timestamp: FrameInstant, period: Int64, divisor: Int64) {
-        self.frameIndex = frameIndex
-        self.timestamp = timestamp
-        targetTimestamp = FrameInstant(nanoseconds: timestamp.nanoseconds &+ period &* divisor)
-        duration = .nanoseconds(period)
-        callCount &+= 1
+    func deliver(frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64) {
+        _frameIndex = frameIndex
+        _timestamp = timestamp
+        _targetTimestamp = targetTimestamp
+        durationNanoseconds = period
+        _callCount &+= 1
         body?(self)
     }
 }

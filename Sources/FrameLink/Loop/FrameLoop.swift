@@ -32,14 +32,14 @@ public final class FrameLoop {
     public private(set) var commonModes: Set<RunLoopMode> = [.default, .tracking]
 
     /// The number of frames the loop has run; the index of the current frame while one runs.
-    public private(set) var frameIndex: Int64 = 0
+    @exclusivity(unchecked) public private(set) var frameIndex: Int64 = 0
 
     /// The timestamp of the current (or last) frame, from the frame source.
-    public private(set) var timestamp: FrameInstant = .zero
+    @exclusivity(unchecked) public private(set) var timestamp: FrameInstant = .zero
 
-    /// The time the next frame is expected: the current timestamp plus one refresh period.
+    /// The time the next frame is expected: the next point of the source's frame grid.
     public var targetTimestamp: FrameInstant {
-        FrameInstant(nanoseconds: timestamp.nanoseconds + source.refreshRate.periodNanoseconds)
+        source.expectedTimestamp(frames: 1, after: timestamp)
     }
 
     /// Whether ``run()`` (or another `run` variant) is executing.
@@ -57,22 +57,27 @@ public final class FrameLoop {
     public var renderHandler: (@MainActor (FrameLoop) -> Void)?
 
     // Items ------------------------------------------------------------------------------------
-    var links: ContiguousArray<DisplayLink> = []
-    private var linksNeedCompaction = false
-    private var isDispatchingLinks = false
+    // Properties touched on every frame are marked `@exclusivity(unchecked)`: the loop only ever
+    // reads or writes them in instantaneous accesses on the main actor (no access is held across a
+    // callback), so the run-time exclusivity check would cost time and prove nothing. The same holds
+    // for the hot storage of DisplayLink, FrameTimer and _TimerQueue.
+    @exclusivity(unchecked) var links: ContiguousArray<DisplayLink> = []
+    @exclusivity(unchecked) private var linksNeedCompaction = false
+    @exclusivity(unchecked) private var isDispatchingLinks = false
 
     let timerQueue = _TimerQueue()
-    var timerSlots: ContiguousArray<FrameTimer?> = []
-    var slotSequences: ContiguousArray<UInt64> = []
-    var slotModeMasks: ContiguousArray<UInt64> = []
-    private var freeSlots: [Int32] = []
-    private var isFiringTimers = false
+    @exclusivity(unchecked) var timerSlots: ContiguousArray<FrameTimer?> = []
+    @exclusivity(unchecked) var slotSequences: ContiguousArray<UInt64> = []
+    @exclusivity(unchecked) var slotModeMasks: ContiguousArray<UInt64> = []
+    @exclusivity(unchecked) private var freeSlots: [Int32] = []
+    @exclusivity(unchecked) private var isFiringTimers = false
+    @exclusivity(unchecked) private var releasedDuringPass: [Int32] = []
 
-    private var weakItems: ContiguousArray<any _WeakTargetItem> = []
+    @exclusivity(unchecked) private var weakItems: ContiguousArray<any _WeakTargetItem> = []
 
     // Modes -----------------------------------------------------------------------------------
     private var modeBits: [RunLoopMode: UInt64] = [.common: 1, .default: 2, .tracking: 4]
-    private(set) var activeMask: UInt64 = 1 | 2
+    @exclusivity(unchecked) private(set) var activeMask: UInt64 = 1 | 2
 
     private var stopRequested = false
     private var isInFrame = false
@@ -202,7 +207,7 @@ public final class FrameLoop {
 
     func hasActiveLinks() -> Bool {
         let mask = activeMask
-        for link in links where link.modeMask & mask != 0 && !link.isPaused {
+        for link in links where link.modeMask & mask != 0 && !link._isPaused {
             return true
         }
         return false
@@ -224,11 +229,17 @@ public final class FrameLoop {
     private func compactLinks() {
         guard linksNeedCompaction else { return }
         linksNeedCompaction = false
-        links.removeAll { link in
-            let leaves = link.modeMask == 0
-            if leaves { link.isInLoopArray = false }
-            return leaves
+        var kept = 0
+        for position in links.indices {
+            let link = links[position]
+            if link.modeMask == 0 {
+                link.isInLoopArray = false
+            } else {
+                if kept != position { links[kept] = link }
+                kept += 1
+            }
         }
+        links.removeLast(links.count - kept)
     }
 
     private func dispatchLinks() {
@@ -237,14 +248,24 @@ public final class FrameLoop {
         let mask = activeMask
         let index = frameIndex
         let time = timestamp
-        let period = source.refreshRate.periodNanoseconds
+        let rate = source.refreshRate
+        let period = rate.periodNanoseconds
+        let nextFrame = source.expectedTimestamp(frames: 1, after: time)
         isDispatchingLinks = true
+        // `links` keeps every element alive for the whole pass (removals are compacted afterwards),
+        // so the elements are borrowed without retaining each one. No closures here: a main-actor
+        // closure handed to a generic function gets a run-time isolation check on every call.
         for position in 0..<count {
-            let link = links[position]
-            guard link.modeMask & mask != 0, !link.isPaused else { continue }
-            let divisor = link.frameDivisor(refreshRate: source.refreshRate)
-            if divisor > 1 && index % divisor != 0 { continue }
-            link.deliver(frameIndex: index, timestamp: time, period: period, divisor: divisor)
+            unowned(unsafe) let link = links[position]
+            guard link.modeMask & mask != 0, !link._isPaused else { continue }
+            if link._preferredFrameRate == nil {
+                link.deliver(frameIndex: index, timestamp: time, targetTimestamp: nextFrame, period: period)
+            } else {
+                let divisor = link.frameDivisor(refreshRate: rate)
+                guard divisor == 1 || index % divisor == 0 else { continue }
+                let target = divisor == 1 ? nextFrame : source.expectedTimestamp(frames: divisor, after: time)
+                link.deliver(frameIndex: index, timestamp: time, targetTimestamp: target, period: period)
+            }
         }
         isDispatchingLinks = false
         compactLinks()
@@ -291,9 +312,14 @@ public final class FrameLoop {
         guard slot >= 0 else { return }
         slotSequences[slot] = 0
         slotModeMasks[slot] = 0
-        timerSlots[slot] = nil
-        freeSlots.append(Int32(slot))
         timer.slot = -1
+        if isFiringTimers {
+            // The timer pass borrows timers without retaining them: keep this one until it ends.
+            releasedDuringPass.append(Int32(slot))
+        } else {
+            timerSlots[slot] = nil
+            freeSlots.append(Int32(slot))
+        }
     }
 
     private func prepareTimers() {
@@ -309,15 +335,33 @@ public final class FrameLoop {
     private func fireTimers(now: Int64) {
         prepareTimers()
         isFiringTimers = true
-        defer { isFiringTimers = false }
-        timerQueue.drainDue(now: now) { entry in
-            let slot = Int(entry.slot)
-            guard slotSequences[slot] == entry.sequence else { return true }
-            guard slotModeMasks[slot] & activeMask != 0 else { return false }
-            let timer = timerSlots[slot].unsafelyUnwrapped
-            timer.fireFromLoop(now: now, scheduledFor: entry.deadline)
-            return true
+        defer {
+            isFiringTimers = false
+            for slot in releasedDuringPass {
+                timerSlots[Int(slot)] = nil
+                freeSlots.append(slot)
+            }
+            releasedDuringPass.removeAll(keepingCapacity: true)
         }
+        let queue = timerQueue
+        let mask = activeMask
+        queue.kept.removeAll(keepingCapacity: true)
+        var position = queue.head
+        while position < queue.entries.count {
+            let entry = queue.entries[position]
+            if entry.deadline > now { break }
+            position += 1
+            let slot = Int(entry.slot)
+            guard slotSequences[slot] == entry.sequence else { continue }  // stale
+            guard slotModeMasks[slot] & mask != 0 else {
+                queue.kept.append(entry)  // not in this mode: stays due
+                continue
+            }
+            // Borrowed without a retain: the timer's own call holds it while it runs.
+            unowned(unsafe) let timer = timerSlots[slot].unsafelyUnwrapped
+            timer.fireFromLoop(self, now: now, scheduledFor: entry.deadline)
+        }
+        queue.restoreKept(before: position)
     }
 
     /// The earliest fire date among the timers that would fire in the current mode, if any.
@@ -344,14 +388,16 @@ public final class FrameLoop {
 
     private func sweepWeakItems() {
         guard !weakItems.isEmpty else { return }
-        weakItems.removeAll { item in
-            if !item.isStillValid { return true }
-            if item.targetIsGone {
-                item.invalidate()
-                return true
+        var kept = 0
+        for position in weakItems.indices {
+            let item = weakItems[position]
+            if item.isStillValid && item.targetIsGone { item.invalidate() }
+            if item.isStillValid {
+                if kept != position { weakItems[kept] = item }
+                kept += 1
             }
-            return false
         }
+        weakItems.removeLast(weakItems.count - kept)
     }
 }
 

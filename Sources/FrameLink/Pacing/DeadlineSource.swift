@@ -80,6 +80,12 @@ public final class DeadlineSource: FrameSource {
         return FrameInstant(nanoseconds: woke)
     }
 
+    /// The grid deadline `frames` frames after the frame at `timestamp`.
+    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+        let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds - origin + 1) + frames - 1
+        return FrameInstant(nanoseconds: origin + refreshRate.offsetNanoseconds(ofFrame: index))
+    }
+
     private func restartGrid() {
         origin = MonotonicClock.nanoseconds() - epoch
         lastFrameIndex = 0

@@ -28,9 +28,18 @@ public protocol FrameSource: AnyObject {
 
     /// Called when a loop starts using the source. The default does nothing.
     func attach(to loop: FrameLoop)
+
+    /// The time `frames` frames after the frame at `timestamp` is expected to begin: the ideal
+    /// grid time where the source has a grid. The default adds `frames` rounded periods.
+    func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant
 }
 
 extension FrameSource {
     /// Does nothing: most sources need no reference to their loop.
     public func attach(to loop: FrameLoop) {}
+
+    /// Adds `frames` periods of ``refreshRate`` (rounded to the nanosecond) to `timestamp`.
+    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+        FrameInstant(nanoseconds: timestamp.nanoseconds + frames * refreshRate.periodNanoseconds)
+    }
 }

@@ -98,6 +98,13 @@ public final class ManualFrameSource: FrameSource {
         return waitForNextFrame()
     }
 
+    /// The grid point `frames` frames after `timestamp` (the time of the next grid point when
+    /// `timestamp` is off the grid, after a long frame).
+    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+        let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds + 1) + frames - 1
+        return FrameInstant(nanoseconds: refreshRate.offsetNanoseconds(ofFrame: index))
+    }
+
     private func nextGridPoint() -> FrameInstant {
         let index = refreshRate.frameIndex(atOrAfter: now.nanoseconds + 1)
         return FrameInstant(nanoseconds: refreshRate.offsetNanoseconds(ofFrame: index))

@@ -20,6 +20,10 @@ public struct FrameInstant: Hashable, Comparable, Sendable, CustomStringConverti
     /// The epoch of the clock: time zero.
     public static let zero = FrameInstant(nanoseconds: 0)
 
+    /// An instant so far ahead (about 73 years) that nothing scheduled for it ever comes; set a
+    /// timer's `fireDate` to it to park the timer, as with `Date.distantFuture`.
+    public static let distantFuture = FrameInstant(nanoseconds: Int64.max / 4)
+
     /// The instant in seconds since the clock's epoch, for display and for animation math.
     public var seconds: Double { Double(nanoseconds) / 1_000_000_000 }
 

@@ -37,16 +37,17 @@ public final class FrameTimer {
     public var label: String?
 
     /// The number of times the timer has fired (including calls to ``fire()``).
-    public private(set) var fireCount = 0
+    public var fireCount: Int { _fireCount }
 
     /// Whether the timer can still fire: false once invalidated.
-    public private(set) var isValid = true
+    public var isValid: Bool { _isValid }
 
     /// How late the timer may fire when that lets an idle loop wake once for several timers; zero by
     /// default. It never shifts the timer's grid.
     public var tolerance: Duration = .zero {
         didSet {
             precondition(tolerance >= .zero, "FrameTimer.tolerance must not be negative (got \(tolerance))")
+            toleranceNanoseconds = tolerance.wholeNanoseconds
             rescheduleIfActive()
         }
     }
@@ -66,10 +67,13 @@ public final class FrameTimer {
 
     /// Whether the timer is suspended. Resuming schedules the next fire on the timer's grid after
     /// the current time; fire dates that passed while paused are skipped, not replayed.
-    public var isPaused = false {
-        didSet {
-            guard isPaused != oldValue, isValid, let loop else { return }
-            if isPaused {
+    public var isPaused: Bool {
+        get { _isPaused }
+        set {
+            let oldValue = _isPaused
+            _isPaused = newValue
+            guard newValue != oldValue, _isValid, let loop else { return }
+            if newValue {
                 loop.unschedule(self)
             } else {
                 fireDateNanoseconds = nextGridDate(after: loop.now.nanoseconds, from: fireDateNanoseconds)
@@ -78,14 +82,19 @@ public final class FrameTimer {
         }
     }
 
+    // Storage is internal, behind public computed properties, so that whole-module optimization
+    // sees every access and can drop the run-time exclusivity checks on the frame path.
     let intervalNanoseconds: Int64
-    var toleranceNanoseconds: Int64 { tolerance.wholeNanoseconds }
-    var slot: Int32 = -1
+    @exclusivity(unchecked) private var _fireCount = 0
+    @exclusivity(unchecked) private var _isValid = true
+    @exclusivity(unchecked) private var _isPaused = false
+    @exclusivity(unchecked) private(set) var toleranceNanoseconds: Int64 = 0
+    @exclusivity(unchecked) var slot: Int32 = -1
     let hasWeakTarget: Bool
-    private var fireDateNanoseconds: Int64
-    private var hasExplicitFireDate = false
+    @exclusivity(unchecked) private var fireDateNanoseconds: Int64
+    @exclusivity(unchecked) private var hasExplicitFireDate = false
     private weak var loop: FrameLoop?
-    private var body: (@MainActor (FrameTimer) -> Void)?
+    @exclusivity(unchecked) private var body: (@MainActor (FrameTimer) -> Void)?
     private weak var weakTarget: AnyObject?
 
     // MARK: Creating timers
@@ -235,10 +244,10 @@ public final class FrameTimer {
     /// Fires the timer now. A repeating timer keeps its schedule; a one-shot timer is invalidated.
     /// The fire counts toward ``repeatCount``. Does nothing on an invalidated timer.
     public func fire() {
-        guard isValid, let body else { return }
-        fireCount += 1
+        guard _isValid, let body else { return }
+        _fireCount += 1
         body(self)
-        if !repeats || (repeatCount.map { fireCount >= $0 } ?? false) {
+        if !repeats || (repeatCount.map { _fireCount >= $0 } ?? false) {
             invalidate()
         }
     }
@@ -246,8 +255,8 @@ public final class FrameTimer {
     /// Stops the timer for good, removes it from its loop and releases its closure (and with it
     /// whatever the closure captured). Safe to call twice, or from inside the timer's own closure.
     public func invalidate() {
-        guard isValid else { return }
-        isValid = false
+        guard _isValid else { return }
+        _isValid = false
         body = nil
         weakTarget = nil
         if let loop {
@@ -256,12 +265,13 @@ public final class FrameTimer {
         }
     }
 
-    /// Called by the loop when the entry scheduled for `scheduledFor` is due at `now`.
-    func fireFromLoop(now: Int64, scheduledFor: Int64) {
+    /// Called by `loop` when the entry scheduled for `scheduledFor` is due at `now`.
+    @inline(__always)
+    func fireFromLoop(_ loop: FrameLoop, now: Int64, scheduledFor: Int64) {
         guard let body else { return }
-        fireCount += 1
-        let finished = !repeats || (repeatCount.map { fireCount >= $0 } ?? false)
-        if !finished, let loop {
+        _fireCount &+= 1
+        let finished = !repeats || (repeatCount != nil && _fireCount >= repeatCount.unsafelyUnwrapped)
+        if !finished {
             fireDateNanoseconds = nextGridDate(after: now, from: scheduledFor)
             loop.schedule(self, fireDate: fireDateNanoseconds)
         }
@@ -270,8 +280,11 @@ public final class FrameTimer {
     }
 
     /// The first date `from + k × interval` (k ≥ 0) that is after `now`.
+    @inline(__always)
     private func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
         guard date <= now else { return date }
+        let next = date &+ intervalNanoseconds
+        if next > now { return next }  // the usual case: on time, no division
         let steps = (now - date) / intervalNanoseconds + 1
         return date + steps * intervalNanoseconds
     }

@@ -20,12 +20,11 @@ struct _TimerEntry {
 /// Entries are invalidated lazily: an entry is live only while its timer's `sequence` matches.
 final class _TimerQueue {
     /// Sorted live region is `entries[head...]`.
-    private(set) var entries: ContiguousArray<_TimerEntry> = []
-    private(set) var head = 0
-    private var incoming: ContiguousArray<_TimerEntry> = []
-    private var scratch: ContiguousArray<_TimerEntry> = []
-    private var kept: ContiguousArray<_TimerEntry> = []
-    private var nextSequence: UInt64 = 1
+    @exclusivity(unchecked) private(set) var entries: ContiguousArray<_TimerEntry> = []
+    @exclusivity(unchecked) private(set) var head = 0
+    @exclusivity(unchecked) private var incoming: ContiguousArray<_TimerEntry> = []
+    @exclusivity(unchecked) private var scratch: ContiguousArray<_TimerEntry> = []
+    @exclusivity(unchecked) private var nextSequence: UInt64 = 1
 
     /// The number of entries, live or stale.
     var count: Int { entries.count - head + incoming.count }
@@ -48,7 +47,9 @@ final class _TimerQueue {
             compactIfNeeded()
             return
         }
-        incoming.sort(by: _TimerEntry.precedes)
+        if !Self.isSorted(incoming) {
+            incoming.sort(by: _TimerEntry.precedes)
+        }
         let liveCount = entries.count - head
         if incoming.count <= 8 && liveCount > 64 {
             for entry in incoming {
@@ -93,6 +94,18 @@ final class _TimerQueue {
         incoming.removeAll(keepingCapacity: true)
     }
 
+    /// Whether the entries are in order. Entries rescheduled by one pass usually are (they are
+    /// scheduled in firing order with the same interval), and checking is cheaper than sorting,
+    /// which also allocates a buffer.
+    private static func isSorted(_ entries: ContiguousArray<_TimerEntry>) -> Bool {
+        var index = 1
+        while index < entries.count {
+            if _TimerEntry.precedes(entries[index], entries[index - 1]) { return false }
+            index += 1
+        }
+        return true
+    }
+
     private func compactIfNeeded() {
         if head > 1024 && head * 2 > entries.count {
             entries.removeFirst(head)
@@ -100,20 +113,13 @@ final class _TimerQueue {
         }
     }
 
-    /// Calls `visit` for each entry due at `now`, in order. `visit` returns true if it consumed the
-    /// entry (fired it, or found it stale) and false to keep it queued (a timer not in the current
-    /// mode). New entries inserted by `visit` wait for the next `prepare()`.
-    func drainDue(now: Int64, _ visit: (_TimerEntry) -> Bool) {
-        kept.removeAll(keepingCapacity: true)
-        var index = head
-        while index < entries.count {
-            let entry = entries[index]
-            if entry.deadline > now { break }
-            if !visit(entry) { kept.append(entry) }
-            index += 1
-        }
-        // Put the kept entries back, in order, just before the first entry not yet due.
-        head = index - kept.count
+    /// Entries that were due but not fired (their timer is not in the current mode), in order.
+    @exclusivity(unchecked) var kept: ContiguousArray<_TimerEntry> = []
+
+    /// After a pass that consumed `entries[head..<end]`, puts the kept entries back, in order, just
+    /// before `end`, and makes them the new front of the queue.
+    func restoreKept(before end: Int) {
+        head = end - kept.count
         for (offset, entry) in kept.enumerated() {
             entries[head + offset] = entry
         }
