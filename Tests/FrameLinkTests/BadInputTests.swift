@@ -7,9 +7,11 @@ import Testing
 @MainActor
 @Suite("Bad input")
 struct BadInputTests {
-    @Test("timer intervals that are zero, negative, NaN or infinite are rejected", arguments: [
-        0.0, -1.0, -0.0, Double.nan, Double.infinity, -Double.infinity, 1e-12, 1e300,
-    ])
+    @Test(
+        "timer intervals that are zero, negative, NaN or infinite are rejected",
+        arguments: [
+            0.0, -1.0, -0.0, Double.nan, Double.infinity, -Double.infinity, 1e-12, 1e300,
+        ])
     func badSecondsInterval(seconds: Double) {
         #expect(throws: FrameLinkError.self) {
             try FrameTimer(timeInterval: seconds, repeats: true) { _ in }
@@ -19,9 +21,11 @@ struct BadInputTests {
         }
     }
 
-    @Test("Duration intervals that are zero or negative are rejected", arguments: [
-        Duration.zero, .seconds(-1), .nanoseconds(-1),
-    ])
+    @Test(
+        "Duration intervals that are zero or negative are rejected",
+        arguments: [
+            Duration.zero, .seconds(-1), .nanoseconds(-1),
+        ])
     func badDurationInterval(interval: Duration) {
         #expect(throws: FrameLinkError.self) { try FrameTimer(interval: interval, repeats: true) { _ in } }
         #expect(throws: FrameLinkError.self) {
@@ -39,9 +43,11 @@ struct BadInputTests {
         }
     }
 
-    @Test("frame rates that are zero, negative, NaN, infinite or absurd are rejected", arguments: [
-        0.0, -60.0, Double.nan, Double.infinity, -Double.infinity, 1e9, 0.0001,
-    ])
+    @Test(
+        "frame rates that are zero, negative, NaN, infinite or absurd are rejected",
+        arguments: [
+            0.0, -60.0, Double.nan, Double.infinity, -Double.infinity, 1e9, 0.0001,
+        ])
     func badFrameRate(rate: Double) {
         #expect(throws: FrameLinkError.self) { try FrameRate(framesPerSecond: rate) }
     }

@@ -58,9 +58,11 @@ struct DisplayLinkTests {
         #expect(defaultCalls == 10 && commonCalls == 20)
     }
 
-    @Test("preferredFrameRate calls the link on every k-th refresh, evenly", arguments: [
-        (60.0, 30.0, 2), (60.0, 20.0, 3), (120.0, 30.0, 4), (60.0, 60.0, 1), (60.0, 120.0, 1), (60.0, 40.0, 2),
-    ])
+    @Test(
+        "preferredFrameRate calls the link on every k-th refresh, evenly",
+        arguments: [
+            (60.0, 30.0, 2), (60.0, 20.0, 3), (120.0, 30.0, 4), (60.0, 60.0, 1), (60.0, 120.0, 1), (60.0, 40.0, 2),
+        ])
     func preferredRate(display: Double, preferred: Double, every: Int) throws {
         let (source, loop) = makeLoop(rate: try FrameRate(framesPerSecond: display))
         let frames = Recorder<Int64>()
@@ -95,7 +97,9 @@ struct DisplayLinkTests {
         #expect(calls == 6)
     }
 
-    @Test("invalidate() is idempotent, safe inside the callback, and nothing fires after it — not even later in that frame")
+    @Test(
+        "invalidate() is idempotent, safe inside the callback, and nothing fires after it — not even later in that frame"
+    )
     func invalidate() throws {
         let (source, loop) = makeLoop()
         var firstCalls = 0

@@ -93,5 +93,6 @@ let benchmarks: @Sendable () -> Void = {
     frameBenchmark("frame: 10,000 links + 10,000 due timers", links: 10_000, timers: 10_000)
     frameBenchmark("frame: 10,000 links", links: 10_000, timers: 0)
     frameBenchmark("frame: 10,000 due timers", links: 0, timers: 10_000)
-    frameBenchmark("frame: 10,000 weak-target links + 10,000 weak-target timers", links: 10_000, timers: 10_000, weakTargets: true)
+    frameBenchmark(
+        "frame: 10,000 weak-target links + 10,000 weak-target timers", links: 10_000, timers: 10_000, weakTargets: true)
 }

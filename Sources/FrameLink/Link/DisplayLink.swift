@@ -33,6 +33,11 @@ public final class DisplayLink {
     /// The refresh period of the display (the interval between two frames of the loop).
     public var duration: Duration { .nanoseconds(durationNanoseconds) }
 
+    /// The time since the link's previous call, clamped to the loop's
+    /// ``FrameLoop/maximumFrameDelta`` (one period of the link's rate on the first call). Step
+    /// fixed-rate simulations with it; for animation, prefer a pure function of ``targetTimestamp``.
+    public var deltaTime: Duration { .nanoseconds(_deltaTime) }
+
     /// The loop's frame index at the last callback.
     public var frameIndex: Int64 { _frameIndex }
 
@@ -66,6 +71,7 @@ public final class DisplayLink {
     // sees every access and can drop the run-time exclusivity checks on the frame path.
     @exclusivity(unchecked) private var durationNanoseconds: Int64 = 0
     @exclusivity(unchecked) private var _timestamp: FrameInstant = .zero
+    @exclusivity(unchecked) private var _deltaTime: Int64 = 0
     @exclusivity(unchecked) private var _targetTimestamp: FrameInstant = .zero
     @exclusivity(unchecked) private var _frameIndex: Int64 = 0
     @exclusivity(unchecked) private var _callCount: Int64 = 0
@@ -152,7 +158,14 @@ public final class DisplayLink {
     }
 
     @inline(__always)
-    func deliver(frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64) {
+    func deliver(
+        frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
+        maximumDelta: Int64
+    ) {
+        _deltaTime =
+            _callCount == 0
+            ? targetTimestamp.nanoseconds - timestamp.nanoseconds
+            : min(timestamp.nanoseconds - _timestamp.nanoseconds, maximumDelta)
         _frameIndex = frameIndex
         _timestamp = timestamp
         _targetTimestamp = targetTimestamp

@@ -50,6 +50,26 @@ public final class FrameLoop {
     /// default). It has an effect only on the process main thread.
     public var drainsMainQueue = true
 
+    /// Frame-pacing statistics: dropped frames, hitches, percentiles and blame.
+    public let statistics: FrameStatistics
+
+    /// Whether each display-link and timer callback is timed, so that a drop report can name the
+    /// slowest one (true by default; costs one clock read per callback).
+    public var measuresCallbacks = true
+
+    /// A log of every frame, if set: assign a ``FrameLog`` to start recording.
+    public var frameLog: FrameLog?
+
+    /// The longest time step handed to game logic in ``DisplayLink/deltaTime``: after a stall (a
+    /// debugger pause, a slow load) the delta is clamped to it so that simulations do not explode
+    /// (250 ms by default).
+    public var maximumFrameDelta: Duration = .milliseconds(250) {
+        didSet {
+            precondition(maximumFrameDelta > .zero, "FrameLoop.maximumFrameDelta must be positive")
+            maximumFrameDeltaNanoseconds = maximumFrameDelta.wholeNanoseconds
+        }
+    }
+
     /// Called at the start of every frame, before timers: pump input here. FrameLinkSDL sets it.
     public var eventHandler: (@MainActor (FrameLoop) -> Void)?
 
@@ -79,6 +99,11 @@ public final class FrameLoop {
     private var modeBits: [RunLoopMode: UInt64] = [.common: 1, .default: 2, .tracking: 4]
     @exclusivity(unchecked) private(set) var activeMask: UInt64 = 1 | 2
 
+    @exclusivity(unchecked) private var workPhases = PhaseDurations()
+    @exclusivity(unchecked) private var slowestCallback: _Culprit = .none
+    @exclusivity(unchecked) private var slowestDuration: Int64 = 0
+    @exclusivity(unchecked) private(set) var maximumFrameDeltaNanoseconds: Int64 = 250_000_000
+    private var previousWasFrame = false
     private var stopRequested = false
     private var isInFrame = false
 
@@ -88,6 +113,8 @@ public final class FrameLoop {
     /// Creates a loop driven by `source`.
     public init(source: any FrameSource) {
         self.source = source
+        statistics = FrameStatistics(period: source.refreshRate.period)
+        statistics.source = source
         source.attach(to: self)
         Self.lastCreated = self
     }
@@ -180,8 +207,10 @@ public final class FrameLoop {
         isInFrame = true
         defer { isInFrame = false }
 
+        let waitStart = source.now.nanoseconds
         let frameTime: FrameInstant
-        if hasActiveLinks() {
+        let isFrame = hasActiveLinks()
+        if isFrame {
             frameTime = source.waitForNextFrame()
         } else {
             prepareTimers()
@@ -189,14 +218,76 @@ public final class FrameLoop {
             frameTime = source.waitIdle(until: wake.map(FrameInstant.init(nanoseconds:)), drainMainQueue: drain)
         }
         frameIndex += 1
+        let previous = timestamp
         timestamp = frameTime
+        if isFrame && previousWasFrame {
+            recordInterval(from: previous.nanoseconds, waitStart: waitStart)
+        }
+        previousWasFrame = isFrame
 
-        eventHandler?(self)
+        // The work of this frame, phase by phase; it is reported with the next frame's interval.
+        slowestCallback = .none
+        slowestDuration = 0
+        var mark = source.now.nanoseconds
+        if let eventHandler {
+            eventHandler(self)
+            mark = endPhase(.events, startedAt: mark, culprit: .handler("event handler"))
+        } else {
+            workPhases[.events] = 0
+        }
         fireTimers(now: frameTime.nanoseconds)
+        mark = endPhase(.timers, startedAt: mark, culprit: nil)
         dispatchLinks()
-        renderHandler?(self)
+        mark = endPhase(.links, startedAt: mark, culprit: nil)
+        if let renderHandler {
+            renderHandler(self)
+            mark = endPhase(.render, startedAt: mark, culprit: .handler("render handler"))
+        } else {
+            workPhases[.render] = 0
+        }
         sweepWeakItems()
         drain()
+    }
+
+    /// Records the interval that ended with the current frame, with the work phases of the
+    /// previous frame and the wait that just ended.
+    private func recordInterval(from previous: Int64, waitStart: Int64) {
+        let now = timestamp.nanoseconds
+        let period = source.refreshRate.periodNanoseconds
+        var phases = workPhases
+        phases[.presentWait] = max(0, now - waitStart)
+        let interval = now - previous
+        let record = FrameRecord(
+            index: frameIndex, timestamp: now, interval: interval,
+            droppedFrames: FrameRecord.droppedFrames(interval: interval, period: period), phases: phases)
+        frameLog?.append(record)
+        statistics.periodNanoseconds = period
+        if record.droppedFrames > 0 {
+            statistics.record(record, culprit: slowestCallback.name, culpritDuration: slowestDuration)
+        } else {
+            statistics.record(record)
+        }
+    }
+
+    /// Ends `phase` now, records its duration, and returns the time, so the next phase starts there.
+    private func endPhase(_ phase: FramePhase, startedAt start: Int64, culprit: _Culprit?) -> Int64 {
+        let end = source.now.nanoseconds
+        let duration = end - start
+        workPhases[phase] = duration
+        if let culprit, measuresCallbacks, duration > slowestDuration {
+            slowestCallback = culprit
+            slowestDuration = duration
+        }
+        return end
+    }
+
+    /// Notes a callback that took `duration`, if it is the slowest of the frame so far.
+    @inline(__always)
+    private func noteCallback(_ culprit: @autoclosure () -> _Culprit, duration: Int64) {
+        if duration > slowestDuration {
+            slowestCallback = culprit()
+            slowestDuration = duration
+        }
     }
 
     private func drain() {
@@ -255,16 +346,28 @@ public final class FrameLoop {
         // `links` keeps every element alive for the whole pass (removals are compacted afterwards),
         // so the elements are borrowed without retaining each one. No closures here: a main-actor
         // closure handed to a generic function gets a run-time isolation check on every call.
+        let measure = measuresCallbacks
+        let maximumDelta = maximumFrameDeltaNanoseconds
+        var mark = measure ? source.now.nanoseconds : 0
         for position in 0..<count {
             unowned(unsafe) let link = links[position]
             guard link.modeMask & mask != 0, !link._isPaused else { continue }
             if link._preferredFrameRate == nil {
-                link.deliver(frameIndex: index, timestamp: time, targetTimestamp: nextFrame, period: period)
+                link.deliver(
+                    frameIndex: index, timestamp: time, targetTimestamp: nextFrame, period: period,
+                    maximumDelta: maximumDelta)
             } else {
                 let divisor = link.frameDivisor(refreshRate: rate)
                 guard divisor == 1 || index % divisor == 0 else { continue }
                 let target = divisor == 1 ? nextFrame : source.expectedTimestamp(frames: divisor, after: time)
-                link.deliver(frameIndex: index, timestamp: time, targetTimestamp: target, period: period)
+                link.deliver(
+                    frameIndex: index, timestamp: time, targetTimestamp: target, period: period,
+                    maximumDelta: maximumDelta)
+            }
+            if measure {
+                let end = source.now.nanoseconds
+                noteCallback(.link(link), duration: end - mark)
+                mark = end
             }
         }
         isDispatchingLinks = false
@@ -345,6 +448,8 @@ public final class FrameLoop {
         }
         let queue = timerQueue
         let mask = activeMask
+        let measure = measuresCallbacks
+        var mark = measure ? source.now.nanoseconds : 0
         queue.kept.removeAll(keepingCapacity: true)
         var position = queue.head
         while position < queue.entries.count {
@@ -360,6 +465,11 @@ public final class FrameLoop {
             // Borrowed without a retain: the timer's own call holds it while it runs.
             unowned(unsafe) let timer = timerSlots[slot].unsafelyUnwrapped
             timer.fireFromLoop(self, now: now, scheduledFor: entry.deadline)
+            if measure {
+                let end = source.now.nanoseconds
+                noteCallback(.timer(timer), duration: end - mark)
+                mark = end
+            }
         }
         queue.restoreKept(before: position)
     }
@@ -398,6 +508,24 @@ public final class FrameLoop {
             }
         }
         weakItems.removeLast(weakItems.count - kept)
+    }
+}
+
+/// The slowest callback of a frame, named only when a drop report needs it.
+@MainActor
+enum _Culprit {
+    case none
+    case link(DisplayLink)
+    case timer(FrameTimer)
+    case handler(StaticString)
+
+    var name: String? {
+        switch self {
+        case .none: nil
+        case .link(let link): link.label ?? "a display link"
+        case .timer(let timer): timer.label ?? "a \(timer.interval) timer"
+        case .handler(let name): name.description
+        }
     }
 }
 

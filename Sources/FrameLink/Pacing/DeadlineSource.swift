@@ -30,6 +30,16 @@ public final class DeadlineSource: FrameSource {
     /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
     public var inputPending: (@MainActor () -> Bool)?
 
+    /// Why the source paces by deadline, for reports (set by whoever chose it, for example
+    /// `"vsync not honoured: present returned in 0.05 ms"`).
+    public var reason: String?
+
+    /// The mode and rate, with ``reason``: `"deadline 60 Hz (sleep, then spin the last 1.0 ms)"`.
+    public var pacingDescription: String {
+        let base = "deadline \(refreshRate) (sleep, then spin the last \(Milliseconds(spin.wholeNanoseconds)) ms)"
+        return reason.map { "\(base): \($0)" } ?? base
+    }
+
     private let epoch: Int64
     private var origin: Int64
     private var lastFrameIndex: Int64 = 0
@@ -57,7 +67,8 @@ public final class DeadlineSource: FrameSource {
         if index <= lastFrameIndex { index = lastFrameIndex + 1 }
         lastFrameIndex = index
         let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index)
-        return FrameInstant(nanoseconds: Self.sleepAndSpin(until: deadline + epoch, spin: spin.wholeNanoseconds) - epoch)
+        return FrameInstant(
+            nanoseconds: Self.sleepAndSpin(until: deadline + epoch, spin: spin.wholeNanoseconds) - epoch)
     }
 
     /// Sleeps in slices of at most ``idleSlice`` until `deadline`, input, or forever if neither

@@ -29,6 +29,10 @@ public protocol FrameSource: AnyObject {
     /// Called when a loop starts using the source. The default does nothing.
     func attach(to loop: FrameLoop)
 
+    /// How the source paces frames and why, for reports (for example
+    /// `"deadline 60 Hz: present returned in 0.05 ms, vsync not honoured"`).
+    var pacingDescription: String { get }
+
     /// The time `frames` frames after the frame at `timestamp` is expected to begin: the ideal
     /// grid time where the source has a grid. The default adds `frames` rounded periods.
     func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant
@@ -37,6 +41,9 @@ public protocol FrameSource: AnyObject {
 extension FrameSource {
     /// Does nothing: most sources need no reference to their loop.
     public func attach(to loop: FrameLoop) {}
+
+    /// The source's type and rate, such as `"ManualFrameSource at 60 Hz"`.
+    public var pacingDescription: String { "\(type(of: self)) at \(refreshRate)" }
 
     /// Adds `frames` periods of ``refreshRate`` (rounded to the nanosecond) to `timestamp`.
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {

@@ -23,10 +23,38 @@ public final class ManualFrameSource: FrameSource {
 
     private weak var loop: FrameLoop?
     private var pendingInterval: Int64?
+    private var lastFrameTime: Int64 = 0
+    private var replayTimestamps: [Int64] = []
+    private var replayPosition = 0
+    private let isReplay: Bool
 
     /// Creates a virtual display refreshing at `refreshRate` (60 Hz unless told otherwise).
     public init(refreshRate: FrameRate = .hz60) {
         self.refreshRate = refreshRate
+        isReplay = false
+    }
+
+    /// Creates a source that replays a recorded ``FrameLog``: the first frame lands where the first
+    /// recorded interval began and frame `k + 1` at the `k`-th record's timestamp, so a loop driven
+    /// for `records.count + 1` frames reproduces the recording's intervals, dropped frames and
+    /// percentiles. After the last recorded frame, frames continue on the grid.
+    ///
+    /// - Throws: `FrameLinkError.invalidFrameRate` if the log has no valid period.
+    public init(replaying log: FrameLog) throws(FrameLinkError) {
+        refreshRate = try FrameRate(period: .nanoseconds(log.periodNanoseconds))
+        var timestamps = log.records.map(\.timestamp)
+        // The frame before the first record (its interval's start) comes first, so that advancing
+        // `records.count + 1` frames reproduces every recorded interval.
+        if let first = log.records.first, first.interval > 0 {
+            timestamps.insert(first.timestamp - first.interval, at: 0)
+        }
+        replayTimestamps = timestamps
+        isReplay = true
+    }
+
+    /// Describes the virtual display.
+    public var pacingDescription: String {
+        isReplay ? "replay of a recorded frame log at \(refreshRate)" : "virtual time at \(refreshRate)"
     }
 
     /// Creates a virtual display whose frames are `period` apart.
@@ -52,6 +80,7 @@ public final class ManualFrameSource: FrameSource {
                 loop.runFrame()
             } else {
                 now = nextGridPoint()
+                lastFrameTime = now.nanoseconds
             }
         }
     }
@@ -67,7 +96,18 @@ public final class ManualFrameSource: FrameSource {
             loop.runFrame()
         } else {
             now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
+            lastFrameTime = now.nanoseconds
         }
+    }
+
+    /// Moves virtual time forward inside the current frame, as if a callback had worked that long;
+    /// call it from a callback to simulate a slow one (the next frame then comes late, and the drop
+    /// is blamed on that callback).
+    ///
+    /// - Throws: `FrameLinkError.invalidInterval` if `duration` is zero or negative.
+    public func simulateWork(for duration: Duration) throws(FrameLinkError) {
+        let nanoseconds = try FrameLinkError.checkedNanoseconds(duration, what: "simulateWork(for:)")
+        now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
     }
 
     /// Runs frames on the grid until the time is at or after `instant`.
@@ -84,10 +124,14 @@ public final class ManualFrameSource: FrameSource {
     public func waitForNextFrame() -> FrameInstant {
         if let interval = pendingInterval {
             pendingInterval = nil
-            now = FrameInstant(nanoseconds: now.nanoseconds + interval)
+            now = FrameInstant(nanoseconds: max(now.nanoseconds, lastFrameTime + interval))
+        } else if replayPosition < replayTimestamps.count {
+            now = FrameInstant(nanoseconds: max(now.nanoseconds, replayTimestamps[replayPosition]))
+            replayPosition += 1
         } else {
             now = nextGridPoint()
         }
+        lastFrameTime = now.nanoseconds
         return now
     }
 

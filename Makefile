@@ -1,0 +1,72 @@
+# FrameLink — the two commands a newcomer needs are `make demo` and `make test`.
+# Every target installs what it needs on a fresh Debian machine (run as root, as CI does).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+SWIFT ?= swift
+APT_PACKAGES := libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev xvfb xauth fonts-dejavu-core
+OUT := out
+DEMO_FRAMES ?= 600
+LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
+
+.PHONY: help deps build lint test bench demo clean
+
+help:
+	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
+	@echo "make test   install dependencies, lint, build without warnings, run every test"
+	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
+	@echo "make lint   swift-format lint with the checked-in .swift-format"
+
+# System packages: installed only when missing (apt-get update first, as a fresh machine needs).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "error: need root to apt-get install$$missing" >&2; exit 1; fi; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+# Builds everything (tests included) and fails on any warning in our own code.
+build: deps
+	@mkdir -p $(OUT)
+	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
+	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*warning:" $(OUT)/build.log; then \
+	  echo "error: the build has warnings (see above); FrameLink builds warning-free" >&2; exit 1; fi
+
+lint:
+	swift-format lint --strict --recursive $(LINT_PATHS)
+
+# Every test: logic on virtual time (Swift Testing + XCTest), SDL with the dummy driver, and a real
+# window under Xvfb (xvfb-run gives the test process a display).
+test: deps lint build
+	xvfb-run -a -s "-screen 0 1280x720x24" $(SWIFT) test --skip-build 2>&1 | tee $(OUT)/test.log
+
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+# The demo: a window when there is a display; without one, under Xvfb; without Xvfb, headless.
+demo: deps
+	@mkdir -p $(OUT)
+	$(SWIFT) build -c release --product AnimDemo
+	@bin=$$($(SWIFT) build -c release --show-bin-path)/AnimDemo; \
+	if [ -n "$${DISPLAY:-}" ]; then \
+	  echo "Running AnimDemo in a window (Esc quits)"; \
+	  $$bin --report $(OUT)/demo-report.json --screenshot $(OUT)/demo.png; \
+	elif command -v xvfb-run >/dev/null; then \
+	  echo "No display: running AnimDemo under Xvfb for $(DEMO_FRAMES) frames"; \
+	  xvfb-run -a -s "-screen 0 1280x720x24" $$bin --frames $(DEMO_FRAMES) \
+	    --report $(OUT)/demo-report.json --screenshot $(OUT)/demo.png; \
+	else \
+	  echo "No display and no Xvfb: running AnimDemo headless for $(DEMO_FRAMES) frames"; \
+	  $$bin --headless --frames $(DEMO_FRAMES) --report $(OUT)/demo-report.json --screenshot $(OUT)/demo.png; \
+	fi; \
+	echo "Screenshot: $(CURDIR)/$(OUT)/demo.png"; \
+	echo "Report:     $(CURDIR)/$(OUT)/demo-report.json"
+
+clean:
+	rm -rf .build $(OUT) Benchmarks/.build

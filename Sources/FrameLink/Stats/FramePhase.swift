@@ -1,0 +1,76 @@
+/// The phases of a frame, in the order they run.
+///
+/// `presentWait` is the time spent waiting for the frame boundary (a present blocking on vsync, or
+/// the pacer sleeping to its deadline); the others are the loop's work between two boundaries.
+public enum FramePhase: Int, CaseIterable, Sendable, CustomStringConvertible {
+    /// Waiting for the frame boundary: present, vsync, or the deadline pacer.
+    case presentWait
+    /// The event handler (input pumping).
+    case events
+    /// Timers that were due.
+    case timers
+    /// Display links.
+    case links
+    /// The render handler.
+    case render
+
+    /// The phase's name as used in reports: `"present wait"`, `"events"`, …
+    public var description: String {
+        switch self {
+        case .presentWait: "present wait"
+        case .events: "events"
+        case .timers: "timers"
+        case .links: "links"
+        case .render: "render"
+        }
+    }
+
+    /// The phases that are the loop's own work (everything but the wait).
+    public static let work: [FramePhase] = [.events, .timers, .links, .render]
+}
+
+/// How long each phase of one frame interval took, in nanoseconds.
+public struct PhaseDurations: Hashable, Sendable {
+    /// Nanoseconds per phase, indexed by `FramePhase.rawValue`.
+    public var nanoseconds: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+
+    /// Creates durations that are all zero.
+    public init() {}
+
+    /// The duration of `phase` in nanoseconds.
+    public subscript(phase: FramePhase) -> Int64 {
+        get {
+            switch phase {
+            case .presentWait: nanoseconds.0
+            case .events: nanoseconds.1
+            case .timers: nanoseconds.2
+            case .links: nanoseconds.3
+            case .render: nanoseconds.4
+            }
+        }
+        set {
+            switch phase {
+            case .presentWait: nanoseconds.0 = newValue
+            case .events: nanoseconds.1 = newValue
+            case .timers: nanoseconds.2 = newValue
+            case .links: nanoseconds.3 = newValue
+            case .render: nanoseconds.4 = newValue
+            }
+        }
+    }
+
+    /// The work phase (not the wait) that took longest.
+    public var longestWorkPhase: FramePhase {
+        FramePhase.work.max { self[$0] < self[$1] } ?? .links
+    }
+
+    /// Compares every phase.
+    public static func == (lhs: PhaseDurations, rhs: PhaseDurations) -> Bool {
+        FramePhase.allCases.allSatisfy { lhs[$0] == rhs[$0] }
+    }
+
+    /// Hashes every phase.
+    public func hash(into hasher: inout Hasher) {
+        for phase in FramePhase.allCases { hasher.combine(self[phase]) }
+    }
+}

@@ -1,0 +1,90 @@
+/// What happened in one frame interval: the record the statistics, the frame log and replay share.
+///
+/// Frame `index` began at `timestamp`, `interval` after the previous frame. `phases` are the
+/// durations of the work between the two frames (the previous frame's events, timers, links and
+/// render) and of the wait that ended at `timestamp`.
+public struct FrameRecord: Hashable, Sendable {
+    /// The loop's frame index.
+    public var index: Int64
+    /// When the frame began, in nanoseconds on the source's clock.
+    public var timestamp: Int64
+    /// Nanoseconds since the previous frame (0 for the first frame).
+    public var interval: Int64
+    /// Frames dropped in this interval: `round(interval / period) − 1` when the interval is over 1.5
+    /// periods, else 0.
+    public var droppedFrames: Int
+    /// Phase durations of the interval.
+    public var phases: PhaseDurations
+
+    /// Creates a record.
+    public init(index: Int64, timestamp: Int64, interval: Int64, droppedFrames: Int, phases: PhaseDurations) {
+        self.index = index
+        self.timestamp = timestamp
+        self.interval = interval
+        self.droppedFrames = droppedFrames
+        self.phases = phases
+    }
+
+    /// The number of frames an interval drops at a refresh period: `round(interval / period) − 1`
+    /// when the interval exceeds 1.5 periods, otherwise none.
+    public static func droppedFrames(interval: Int64, period: Int64) -> Int {
+        guard period > 0, interval * 2 > period * 3 else { return 0 }
+        let rounded = (interval + period / 2) / period
+        return Int(rounded) - 1
+    }
+}
+
+/// A dropped-frame event: an interval that dropped frames, and what overran the frame budget.
+public struct FrameDrop: Hashable, Sendable, CustomStringConvertible {
+    /// The index of the frame that came late.
+    public var frameIndex: Int64
+    /// When the late frame began, in nanoseconds.
+    public var timestamp: Int64
+    /// The interval that dropped frames, in nanoseconds.
+    public var interval: Int64
+    /// How many frames were dropped.
+    public var droppedFrames: Int
+    /// The work phase that took longest in the interval.
+    public var phase: FramePhase
+    /// How long that phase took, in nanoseconds.
+    public var phaseDuration: Int64
+    /// The slowest callback of the interval (its label, or its kind), if callbacks were measured.
+    public var culprit: String?
+    /// How long the slowest callback took, in nanoseconds.
+    public var culpritDuration: Int64
+
+    /// Creates a drop event.
+    public init(
+        frameIndex: Int64, timestamp: Int64, interval: Int64, droppedFrames: Int, phase: FramePhase,
+        phaseDuration: Int64, culprit: String?, culpritDuration: Int64
+    ) {
+        self.frameIndex = frameIndex
+        self.timestamp = timestamp
+        self.interval = interval
+        self.droppedFrames = droppedFrames
+        self.phase = phase
+        self.phaseDuration = phaseDuration
+        self.culprit = culprit
+        self.culpritDuration = culpritDuration
+    }
+
+    /// A one-line account, such as
+    /// `"frame 181: 66.7 ms, 3 dropped — links took 50.0 ms, slowest: physics (50.0 ms)"`.
+    public var description: String {
+        var text =
+            "frame \(frameIndex): \(Milliseconds(interval)) ms, \(droppedFrames) dropped — "
+            + "\(phase) took \(Milliseconds(phaseDuration)) ms"
+        if let culprit { text += ", slowest: \(culprit) (\(Milliseconds(culpritDuration)) ms)" }
+        return text
+    }
+}
+
+/// Formats nanoseconds as milliseconds with one decimal (`16.7`).
+struct Milliseconds: CustomStringConvertible {
+    let nanoseconds: Int64
+    init(_ nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    var description: String {
+        let tenths = (nanoseconds + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

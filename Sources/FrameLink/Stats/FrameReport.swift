@@ -1,0 +1,90 @@
+/// A snapshot of ``FrameStatistics``, in milliseconds: what the demo writes as JSON and prints at
+/// exit.
+public struct FrameReport: Codable, Hashable, Sendable {
+    /// One drop event.
+    public struct Drop: Codable, Hashable, Sendable {
+        /// The late frame's index.
+        public var frame: Int64
+        /// The interval that dropped frames, in milliseconds.
+        public var intervalMilliseconds: Double
+        /// Frames dropped.
+        public var droppedFrames: Int
+        /// The work phase that took longest (`"links"`, `"timers"`, …).
+        public var phase: String
+        /// How long that phase took, in milliseconds.
+        public var phaseMilliseconds: Double
+        /// The slowest callback, if callbacks were measured.
+        public var culprit: String?
+        /// How long the slowest callback took, in milliseconds.
+        public var culpritMilliseconds: Double
+
+        /// Creates the JSON form of a drop event.
+        public init(_ drop: FrameDrop) {
+            frame = drop.frameIndex
+            intervalMilliseconds = Double(drop.interval) / 1e6
+            droppedFrames = drop.droppedFrames
+            phase = drop.phase.description
+            phaseMilliseconds = Double(drop.phaseDuration) / 1e6
+            culprit = drop.culprit
+            culpritMilliseconds = Double(drop.culpritDuration) / 1e6
+        }
+    }
+
+    /// Frame intervals recorded.
+    public var frames: Int
+    /// Frames dropped in all.
+    public var droppedFrames: Int
+    /// Intervals that dropped frames.
+    public var dropEvents: Int
+    /// The refresh period counted against, in milliseconds.
+    public var periodMilliseconds: Double
+    /// The longest hitch, in milliseconds.
+    public var longestHitchMilliseconds: Double
+    /// Hitch milliseconds per second.
+    public var hitchTimeRatio: Double
+    /// Mean frames per second.
+    public var meanFramesPerSecond: Double
+    /// Median frame time, in milliseconds.
+    public var frameTimeP50Milliseconds: Double
+    /// 90th-percentile frame time, in milliseconds.
+    public var frameTimeP90Milliseconds: Double
+    /// 99th-percentile frame time, in milliseconds.
+    public var frameTimeP99Milliseconds: Double
+    /// Longest frame time, in milliseconds.
+    public var frameTimeMaxMilliseconds: Double
+    /// The pacing mode and why.
+    public var pacing: String
+    /// The most recent drop events.
+    public var drops: [Drop]
+
+    /// A few lines for a terminal.
+    public var summary: String {
+        func ms(_ value: Double) -> String { String(Int((value * 100).rounded())).paddedHundredths }
+        var lines = [
+            "\(frames) frames, \(droppedFrames) dropped in \(dropEvents) events; "
+                + "longest hitch \(ms(longestHitchMilliseconds)) ms; hitch ratio \(ms(hitchTimeRatio)) ms/s",
+            "mean \(ms(meanFramesPerSecond)) fps; frame time p50 \(ms(frameTimeP50Milliseconds)) "
+                + "p90 \(ms(frameTimeP90Milliseconds)) p99 \(ms(frameTimeP99Milliseconds)) "
+                + "max \(ms(frameTimeMaxMilliseconds)) ms",
+        ]
+        if !pacing.isEmpty { lines.append("pacing: \(pacing)") }
+        for drop in drops.suffix(5) {
+            var line =
+                "  frame \(drop.frame): \(ms(drop.intervalMilliseconds)) ms, \(drop.droppedFrames) dropped — "
+                + "\(drop.phase) \(ms(drop.phaseMilliseconds)) ms"
+            if let culprit = drop.culprit { line += ", slowest: \(culprit) \(ms(drop.culpritMilliseconds)) ms" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// "1234" → "12.34": an integer count of hundredths as a decimal.
+    fileprivate var paddedHundredths: String {
+        let negative = hasPrefix("-")
+        var digits = negative ? String(dropFirst()) : self
+        while digits.count < 3 { digits = "0" + digits }
+        return (negative ? "-" : "") + digits.dropLast(2) + "." + digits.suffix(2)
+    }
+}
