@@ -40,35 +40,54 @@ public final class DeadlineSource: FrameSource {
         return reason.map { "\(base): \($0)" } ?? base
     }
 
+    /// The clock the source reads and sleeps on.
+    public let clock: any PacingClock
+
     private let epoch: Int64
     private var origin: Int64
     private var lastFrameIndex: Int64 = 0
 
     /// Creates a pacer for `refreshRate` (60 Hz unless told otherwise), waking `spin` before each
-    /// deadline.
-    public init(refreshRate: FrameRate = .hz60, spin: Duration = .milliseconds(1)) {
+    /// deadline, on `clock` (the system's monotonic clock unless told otherwise).
+    public init(refreshRate: FrameRate = .hz60, spin: Duration = .milliseconds(1), clock: (any PacingClock)? = nil) {
         self.refreshRate = refreshRate
         self.spin = spin
-        epoch = MonotonicClock.nanoseconds()
+        self.clock = clock ?? SystemClock.shared
+        epoch = self.clock.nanoseconds()
         origin = 0
     }
 
     /// The time since the source was created.
     public var now: FrameInstant {
-        FrameInstant(nanoseconds: MonotonicClock.nanoseconds() - epoch)
+        FrameInstant(nanoseconds: clock.nanoseconds() - epoch)
     }
 
     /// Presents (if a present function is set), then sleeps and spins to the next grid deadline and
     /// returns the time it reached it.
     public func waitForNextFrame() -> FrameInstant {
         present?()
-        let current = MonotonicClock.nanoseconds() - epoch
+        return waitForDeadline(framesAfterLast: 1)
+    }
+
+    /// Sleeps and spins to the grid point `frames` after the last frame (or the first one still in
+    /// the future, if that has passed) and returns the time reached.
+    func waitForDeadline(framesAfterLast frames: Int64) -> FrameInstant {
+        let current = clock.nanoseconds() - epoch
         var index = refreshRate.frameIndex(atOrAfter: current - origin)
-        if index <= lastFrameIndex { index = lastFrameIndex + 1 }
+        if index < lastFrameIndex + frames { index = lastFrameIndex + frames }
         lastFrameIndex = index
-        let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index)
-        return FrameInstant(
-            nanoseconds: Self.sleepAndSpin(until: deadline + epoch, spin: spin.wholeNanoseconds) - epoch)
+        let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index) + epoch
+        let spinNanoseconds = spin.wholeNanoseconds
+        if deadline - clock.nanoseconds() > spinNanoseconds {
+            clock.sleep(untilNanoseconds: deadline - spinNanoseconds)
+        }
+        var reached = clock.nanoseconds()
+        let isVirtual = clock !== SystemClock.shared
+        while reached < deadline {
+            if isVirtual { clock.sleep(untilNanoseconds: deadline) }
+            reached = clock.nanoseconds()
+        }
+        return FrameInstant(nanoseconds: reached - epoch)
     }
 
     /// Sleeps in slices of at most ``idleSlice`` until `deadline`, input, or forever if neither
@@ -77,15 +96,15 @@ public final class DeadlineSource: FrameSource {
         let slice = max(idleSlice.wholeNanoseconds, 100_000)
         while true {
             drainMainQueue()
-            let current = MonotonicClock.nanoseconds() - epoch
+            let current = clock.nanoseconds() - epoch
             if let deadline, current >= deadline.nanoseconds { break }
             if let inputPending, inputPending() { break }
             var wake = current + slice
             if let deadline { wake = min(wake, deadline.nanoseconds) }
-            MonotonicClock.sleep(untilNanoseconds: wake + epoch)
+            clock.sleep(untilNanoseconds: wake + epoch)
             if deadline == nil, inputPending == nil { break }
         }
-        let woke = MonotonicClock.nanoseconds() - epoch
+        let woke = clock.nanoseconds() - epoch
         // Keep the grid's phase: frames after an idle period land on the same grid.
         lastFrameIndex = max(lastFrameIndex, refreshRate.frameIndex(atOrAfter: woke - origin) - 1)
         return FrameInstant(nanoseconds: woke)
@@ -98,18 +117,13 @@ public final class DeadlineSource: FrameSource {
     }
 
     private func restartGrid() {
-        origin = MonotonicClock.nanoseconds() - epoch
+        origin = clock.nanoseconds() - epoch
         lastFrameIndex = 0
     }
 
-    /// Sleeps until `spin` nanoseconds before the absolute monotonic `deadline`, spins the rest, and
-    /// returns the time reached.
-    static func sleepAndSpin(until deadline: Int64, spin: Int64) -> Int64 {
-        if deadline - MonotonicClock.nanoseconds() > spin {
-            MonotonicClock.sleep(untilNanoseconds: deadline - spin)
-        }
-        var current = MonotonicClock.nanoseconds()
-        while current < deadline { current = MonotonicClock.nanoseconds() }
-        return current
+    /// Restarts the grid so that its next point is one period after `instant` (the source's time).
+    func lockGrid(to instant: FrameInstant) {
+        origin = instant.nanoseconds
+        lastFrameIndex = 0
     }
 }

@@ -1,0 +1,144 @@
+import FrameLink
+import Testing
+
+/// A simulated display on virtual time: present blocks until the next vsync (or not at all).
+@MainActor
+final class SimulatedDisplay {
+    let clock = VirtualClock(start: 1_000_000_000)
+    var rate: FrameRate
+    var honoursVSync = true
+    /// Extra delay after vsync, as an emulated vsync adds (cycled through).
+    var jitterPattern: [Int64] = [0]
+    private var presents = 0
+
+    init(rate: FrameRate) {
+        self.rate = rate
+    }
+
+    func present() {
+        presents += 1
+        guard honoursVSync else {
+            clock.advance(nanoseconds: 50_000)
+            return
+        }
+        let index = rate.frameIndex(atOrAfter: clock.now + 1)
+        let jitterValue = jitterPattern[presents % jitterPattern.count]
+        clock.sleep(untilNanoseconds: rate.offsetNanoseconds(ofFrame: index) + jitterValue)
+    }
+}
+
+@MainActor
+@Suite("PresentSource: vsync detection, deadline fallback, auto frame rate")
+struct PresentSourceTests {
+    func makeSource(_ display: SimulatedDisplay, nominal: FrameRate = .hz60) -> (PresentSource, FrameLoop) {
+        let source = PresentSource(displayRefreshRate: nominal, clock: display.clock) { display.present() }
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in }.add(to: loop, forMode: .common)
+        return (source, loop)
+    }
+
+    @Test("a present that blocks on vsync is detected, and the real 59.94 Hz is measured though SDL says 59")
+    func detectsVSyncAndMeasuresFractionalRate() throws {
+        let display = SimulatedDisplay(rate: try FrameRate(numerator: 60_000, denominator: 1_001))
+        let (source, loop) = makeSource(display, nominal: try FrameRate(numerator: 59))
+        loop.run(frames: 300)
+        #expect(source.mode == .vsync)
+        #expect(source.reason.hasPrefix("present blocks for"))
+        #expect(source.measuredRefreshRate == (try FrameRate(framesPerSecond: 59.94)))
+        #expect(loop.statistics.droppedFrames == 0)
+        #expect(loop.statistics.pacingDescription.hasPrefix("vsync (59.94 Hz measured)"))
+    }
+
+    @Test("a present that returns at once means vsync is not honoured: frames are paced by deadline, exactly")
+    func fallsBackToDeadline() throws {
+        let display = SimulatedDisplay(rate: .hz60)
+        display.honoursVSync = false
+        let (source, loop) = makeSource(display)
+        let times = Recorder<FrameInstant>()
+        DisplayLink { link in times.append(link.timestamp) }.add(to: loop, forMode: .common)
+        loop.run(frames: 120)
+        #expect(source.mode == .deadline)
+        #expect(source.reason == "present returned in 0.1 ms, vsync not honoured")
+        let intervals = zip(times.values.dropFirst(), times.values).map { ($0 - $1).wholeNanoseconds }
+        #expect(intervals.allSatisfy { abs($0 - 16_666_667) <= 1 })
+        #expect(loop.statistics.pacingDescription == "deadline 60 Hz: present returned in 0.1 ms, vsync not honoured")
+    }
+
+    @Test("it keeps checking: a window hidden mid-run stops blocking, and pacing moves to deadline, then back")
+    func keepsChecking() throws {
+        let display = SimulatedDisplay(rate: .hz60)
+        let (source, loop) = makeSource(display)
+        loop.run(frames: 60)
+        #expect(source.mode == .vsync)
+        display.honoursVSync = false
+        loop.run(frames: 60)
+        #expect(source.mode == .deadline)
+        #expect(loop.statistics.droppedFrames == 0, "the switch itself drops no frame")
+        display.honoursVSync = true
+        loop.run(frames: 60)
+        #expect(source.mode == .vsync)
+    }
+
+    @Test("a present that blocks but jitters by ±2 ms (emulated vsync) is paced by deadline instead")
+    func jitteryVSync() throws {
+        let display = SimulatedDisplay(rate: .hz60)
+        display.jitterPattern = [0, 2_000_000, 500_000, 1_800_000, 100_000, 2_200_000]
+        let (source, loop) = makeSource(display)
+        loop.run(frames: 200)
+        #expect(source.mode == .deadline)
+        #expect(source.reason.contains("jitter"))
+    }
+
+    @Test("forced modes are kept whatever present does")
+    func forcedModes() throws {
+        let display = SimulatedDisplay(rate: .hz60)
+        let (source, loop) = makeSource(display)
+        source.pacing = .deadline
+        loop.run(frames: 60)
+        #expect(source.mode == .deadline && source.reason == "deadline pacing requested")
+        display.honoursVSync = false
+        source.pacing = .vsync
+        loop.run(frames: 60)
+        #expect(source.mode == .vsync && source.reason == "vsync requested")
+    }
+
+    @Test("auto frame rate: over budget, it presents every 2nd vsync evenly; game time stays true; it recovers")
+    func automaticFrameRate() throws {
+        let display = SimulatedDisplay(rate: .hz60)
+        let (source, loop) = makeSource(display)
+        source.automaticFrameRate = true
+        let cost = Recorder<Int64>()
+        cost.values = [5_000_000]
+        let positions = Recorder<(FrameInstant, Double)>()
+        DisplayLink { link in
+            display.clock.advance(nanoseconds: cost.values[0])
+            positions.append((link.timestamp, 100 * link.timestamp.seconds))  // 100 px/s, time-based
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 60)
+        #expect(source.presentInterval == 1)
+
+        cost.values = [20_000_000]  // over the 16.7 ms budget
+        loop.run(frames: 60)
+        #expect(source.presentInterval == 2)
+        // Frames dropped until the average caught up (about 10); none once the rate was halved.
+        let dropsBeforeSwitch = loop.statistics.droppedFrames
+        #expect((5...12).contains(dropsBeforeSwitch))
+        loop.run(frames: 30)
+        #expect(loop.statistics.droppedFrames == dropsBeforeSwitch)
+        #expect(source.refreshRate == (try FrameRate(numerator: 30)))
+        #expect(source.pacingDescription.contains("presenting every 2nd vsync"))
+        let halved = positions.values.suffix(20).map(\.0)
+        let intervals = zip(halved.dropFirst(), halved).map { ($0 - $1).wholeNanoseconds }
+        #expect(intervals.allSatisfy { abs($0 - 33_333_333) <= 1_000_000 }, "\(intervals)")
+        // Game time: the position is a function of the timestamp, so its speed is unchanged.
+        let (t0, x0) = positions.values[positions.values.count - 20]
+        let (t1, x1) = positions.values[positions.values.count - 1]
+        #expect(abs((x1 - x0) / (t1 - t0).secondsValue - 100) < 1e-6)
+
+        cost.values = [4_000_000]
+        loop.run(frames: 90)
+        #expect(source.presentInterval == 1)
+        #expect(source.refreshRate == .hz60)
+        #expect(loop.statistics.droppedFrames == dropsBeforeSwitch, "recovering drops nothing")
+    }
+}
