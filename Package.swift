@@ -1,0 +1,40 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "FrameLink",
+    products: [
+        .library(name: "FrameLink", targets: ["FrameLink"]),
+        .library(name: "FrameLinkSDL", targets: ["FrameLinkSDL"]),
+        .library(name: "CSDL2", targets: ["CSDL2"]),
+        .executable(name: "AnimDemo", targets: ["AnimDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+    ],
+    targets: [
+        .target(
+            name: "FrameLink",
+            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
+        .systemLibrary(
+            name: "CSDL2",
+            // No `pkgConfig: "sdl2"`: SwiftPM warns on the `-D_REENTRANT` that sdl2.pc passes, and the
+            // headers and libraries sit on the default paths of Debian's packages (checked by the Makefile).
+            providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libsdl2-ttf-dev"])]
+        ),
+        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2"]),
+        .executableTarget(
+            name: "AnimDemo",
+            dependencies: [
+                "FrameLink", "FrameLinkSDL", "CSDL2",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "FramePace", dependencies: ["FrameLink"]),
+        .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink"]),
+        .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
