@@ -11,12 +11,13 @@ OUT := out
 DEMO_FRAMES ?= 600
 LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
 
-.PHONY: help deps build lint test bench demo clean
+.PHONY: help deps build lint test bench pace demo clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
+	@echo "make pace   deadline pacing precision and CPU against ../shared/probes/vs.c"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
 
 # System packages: installed only when missing (apt-get update first, as a fresh machine needs).
@@ -48,6 +49,15 @@ test: deps lint build
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+# Pacing precision: FrameLink's DeadlineSource and the C probes (hybrid, sdldelay) in one run.
+PROBES := $(firstword $(wildcard ../shared/probes) $(wildcard shared/probes))
+pace: deps
+	@mkdir -p $(OUT)
+	@test -n "$(PROBES)" || { echo "error: ../shared/probes not found (vs.c is the yardstick)" >&2; exit 1; }
+	gcc -O2 $(PROBES)/vs.c -o $(OUT)/vs $$(pkg-config --cflags --libs sdl2) -lm
+	$(SWIFT) build -c release --product FramePace
+	$$($(SWIFT) build -c release --show-bin-path)/FramePace --frames 600 --probe $(OUT)/vs
 
 # The demo: a window when there is a display; without one, under Xvfb; without Xvfb, headless.
 demo: deps

@@ -1,5 +1,6 @@
 /// A frame source that paces frames to an absolute nanosecond grid on the monotonic clock: it sleeps
-/// until a little before each deadline, then spins to it.
+/// until a little before each deadline, then spins to it. The spin adapts to the wake-up latency it
+/// measures, so it stays short (and cheap) on a quiet machine and grows on a loaded one.
 ///
 /// The grid is phase-locked: deadline `k` is `origin + k × period`, computed exactly from the
 /// ``FrameRate`` fraction, so pacing never drifts and a late frame does not push later ones back.
@@ -15,10 +16,19 @@ public final class DeadlineSource: FrameSource {
         didSet { restartGrid() }
     }
 
-    /// How long before a deadline the source stops sleeping and starts spinning (1 ms by default).
+    /// How long before a deadline the source stops sleeping and starts spinning, or `nil` (the
+    /// default) to adapt it to the wake-up latency measured on this machine: twice the longest of
+    /// the last 64 oversleeps plus 0.1 ms, between 0.2 and 2 ms.
     ///
-    /// Larger values trade CPU time for precision on a loaded machine; zero sleeps the whole way.
-    public var spin: Duration
+    /// A longer spin trades CPU time for precision on a loaded machine; zero sleeps the whole way.
+    public var spin: Duration?
+
+    /// The spin in use now, in nanoseconds (the fixed ``spin``, or the adapted one).
+    public var currentSpin: Duration { .nanoseconds(spin?.wholeNanoseconds ?? adaptiveSpin) }
+
+    private var adaptiveSpin: Int64 = 500_000
+    private var oversleeps = _Ring(capacity: 64)
+    private var framesSinceAdapt = 0
 
     /// Longest single sleep while idle, so that input checks and main-queue work are serviced
     /// (4 ms by default).
@@ -36,7 +46,8 @@ public final class DeadlineSource: FrameSource {
 
     /// The mode and rate, with ``reason``: `"deadline 60 Hz (sleep, then spin the last 1.0 ms)"`.
     public var pacingDescription: String {
-        let base = "deadline \(refreshRate) (sleep, then spin the last \(Milliseconds(spin.wholeNanoseconds)) ms)"
+        let base =
+            "deadline \(refreshRate) (sleep, then spin the last \(Milliseconds(currentSpin.wholeNanoseconds)) ms)"
         return reason.map { "\(base): \($0)" } ?? base
     }
 
@@ -49,7 +60,7 @@ public final class DeadlineSource: FrameSource {
 
     /// Creates a pacer for `refreshRate` (60 Hz unless told otherwise), waking `spin` before each
     /// deadline, on `clock` (the system's monotonic clock unless told otherwise).
-    public init(refreshRate: FrameRate = .hz60, spin: Duration = .milliseconds(1), clock: (any PacingClock)? = nil) {
+    public init(refreshRate: FrameRate = .hz60, spin: Duration? = nil, clock: (any PacingClock)? = nil) {
         self.refreshRate = refreshRate
         self.spin = spin
         self.clock = clock ?? SystemClock.shared
@@ -77,9 +88,11 @@ public final class DeadlineSource: FrameSource {
         if index < lastFrameIndex + frames { index = lastFrameIndex + frames }
         lastFrameIndex = index
         let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index) + epoch
-        let spinNanoseconds = spin.wholeNanoseconds
+        let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
         if deadline - clock.nanoseconds() > spinNanoseconds {
-            clock.sleep(untilNanoseconds: deadline - spinNanoseconds)
+            let wake = deadline - spinNanoseconds
+            clock.sleep(untilNanoseconds: wake)
+            if spin == nil { adapt(oversleep: clock.nanoseconds() - wake) }
         }
         var reached = clock.nanoseconds()
         let isVirtual = clock !== SystemClock.shared
@@ -114,6 +127,16 @@ public final class DeadlineSource: FrameSource {
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds - origin + 1) + frames - 1
         return FrameInstant(nanoseconds: origin + refreshRate.offsetNanoseconds(ofFrame: index))
+    }
+
+    /// Keeps the spin just above the wake-up latency the last 64 sleeps showed.
+    private func adapt(oversleep: Int64) {
+        oversleeps.append(max(0, oversleep))
+        framesSinceAdapt += 1
+        guard framesSinceAdapt >= 16, oversleeps.count >= 16 else { return }
+        framesSinceAdapt = 0
+        let latency = oversleeps.percentile(100)
+        adaptiveSpin = min(2_000_000, max(200_000, latency * 2 + 100_000))
     }
 
     private func restartGrid() {
