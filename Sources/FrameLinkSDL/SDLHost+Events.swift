@@ -1,0 +1,67 @@
+public import CSDL2
+internal import FrameLink
+
+extension SDLHost {
+    /// Polls every pending SDL event and handles it in order: updates the drag state (switching the
+    /// loop's mode), hands the event to ``eventHandler``, and stops the loop on `SDL_QUIT`.
+    ///
+    /// The loop calls this at the start of each frame; call it yourself only if you run frames
+    /// without the host's loop hooks.
+    public func pumpEvents() {
+        var event = SDL_Event()
+        while isOpen, SDL_PollEvent(&event) != 0 {
+            handle(event)
+        }
+    }
+
+    /// Handles one event as ``pumpEvents()`` does: applies it to the loop's mode, passes it to
+    /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`.
+    ///
+    /// Useful for feeding events that a game polls itself, and in tests.
+    public func handle(_ event: SDL_Event) {
+        trackDrag(event)
+        eventHandler?(event)
+        if event.type == SDL_QUIT.rawValue, stopsOnQuit {
+            loop.stop()
+        }
+    }
+
+    /// Switches the loop to `.tracking` while the left mouse button is dragged, and back to the
+    /// mode it was in when the button is released or the window loses focus.
+    private func trackDrag(_ event: SDL_Event) {
+        let leftButton = UInt8(SDL_BUTTON_LEFT)
+        switch event.type {
+        case SDL_MOUSEBUTTONDOWN.rawValue where event.button.button == leftButton:
+            isLeftButtonDown = true
+        case SDL_MOUSEMOTION.rawValue:
+            let leftHeld = isLeftButtonDown || event.motion.state & CSDL2_ButtonMask(SDL_BUTTON_LEFT) != 0
+            if leftHeld, tracksMouseDrags, !isTrackingDrag {
+                beginDrag()
+            }
+        case SDL_MOUSEBUTTONUP.rawValue where event.button.button == leftButton:
+            isLeftButtonDown = false
+            endDrag()
+        case SDL_WINDOWEVENT.rawValue where event.window.event == UInt8(SDL_WINDOWEVENT_FOCUS_LOST.rawValue):
+            // The button-up may never reach a window that lost focus: end the drag now.
+            isLeftButtonDown = false
+            endDrag()
+        default:
+            break
+        }
+    }
+
+    private func beginDrag() {
+        isTrackingDrag = true
+        modeBeforeDrag = loop.currentMode
+        loop.currentMode = .tracking
+    }
+
+    private func endDrag() {
+        guard isTrackingDrag else { return }
+        isTrackingDrag = false
+        // Leave a mode the game switched to during the drag alone.
+        if loop.currentMode == .tracking {
+            loop.currentMode = modeBeforeDrag
+        }
+    }
+}
