@@ -46,6 +46,9 @@ lint:
 # window under Xvfb (xvfb-run gives the test process a display).
 test: deps lint build
 	xvfb-run -a -s "-screen 0 1280x720x24" $(SWIFT) test --skip-build 2>&1 | tee $(OUT)/test.log
+	@echo "QueueTimer tests again under the thread sanitizer:"
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter QueueTimerTests 2>&1 | tee $(OUT)/test-tsan.log
+	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

@@ -8,7 +8,7 @@ public import FrameLink
 /// (accelerated with `SDL_RENDERER_PRESENTVSYNC`, falling back to the software renderer) and owns a
 /// ``loop`` paced by a ``DeadlineSource`` at the display's refresh rate. Each frame it:
 ///
-/// 1. presents the previous frame (`SDL_RenderPresent`) and waits for the next frame deadline;
+/// 1. presents the previous frame (`SDL_RenderPresent`) and waits for vsync or the next deadline;
 /// 2. pumps SDL events: every event goes to ``eventHandler``; `SDL_QUIT` stops the loop; a drag
 ///    with the left mouse button switches the loop to `.tracking` until the button is released, so
 ///    `.default` timers and links pause while `.common` ones go on (the run-loop-mode lesson of
@@ -19,11 +19,11 @@ public import FrameLink
 /// While no display link is active the loop sleeps until its next timer, waking early when input
 /// arrives (`SDL_PumpEvents` + `SDL_HasEvents`), so an idle game uses no CPU.
 ///
-/// Pacing, for now: frames follow an absolute nanosecond deadline grid at ``refreshRate`` (sleep,
-/// then spin the last millisecond). The vsync flag is passed to the renderer, but the host does not
-/// yet detect whether `SDL_RenderPresent` really blocks on vsync; ``pacingDescription`` says so.
-/// Under the dummy and offscreen drivers, and under Xvfb, SDL reports no refresh rate and the grid
-/// runs at 60 Hz.
+/// Pacing: the loop's source is a ``PresentSource`` around `SDL_RenderPresent`. It detects whether
+/// present really blocks on vsync (and keeps checking), measures the real refresh period when it
+/// does, and otherwise paces by an absolute nanosecond deadline grid at ``refreshRate`` (sleep, then
+/// spin a fraction of a millisecond); ``pacingDescription`` says which and why. Under the dummy and
+/// offscreen drivers, and under Xvfb, SDL reports no refresh rate and 60 Hz is assumed.
 ///
 /// ```swift
 /// let host = try SDLHost(title: "Game", width: 1280, height: 720)
@@ -51,9 +51,11 @@ public final class SDLHost {
     /// The frame loop the host drives: add display links and timers to it.
     public let loop: FrameLoop
 
-    /// The deadline pacer that produces the loop's frames; its `present` and `inputPending` hooks
-    /// belong to the host. (A later version paces by a vsync-detecting source when present blocks.)
-    public let source: DeadlineSource
+    /// The source that produces the loop's frames: `SDL_RenderPresent` is its frame boundary; it
+    /// detects whether present blocks on vsync and paces by deadline when it does not. Its
+    /// `present` and `inputPending` hooks belong to the host; set its `pacing` (automatic, vsync,
+    /// deadline) and `automaticFrameRate` freely.
+    public let source: PresentSource
 
     /// The refresh rate SDL reports for the window's display in hertz, or `nil` when it reports
     /// none (0, as under Xvfb and the dummy driver) or cannot be asked.
@@ -169,8 +171,8 @@ public final class SDLHost {
         SDL_RenderPresent(created.renderer)
         SDL_PumpEvents()
 
-        source = DeadlineSource(refreshRate: refreshRate)
-        source.reason = Self.pacingReason(
+        source = PresentSource(displayRefreshRate: refreshRate, pacing: vsync ? .automatic : .deadline)
+        source.note = Self.pacingReason(
             override: override, reported: reported, vsyncFlag: created.hasVSync, vsyncRequested: vsync,
             rendererName: created.name)
         loop = FrameLoop(source: source)
@@ -247,9 +249,6 @@ public final class SDLHost {
         }
         source.inputPending = { [weak self] in
             guard let self, self.isOpen else { return false }
-            // The deadline source presents only before a frame that a display link needs; while
-            // the loop idles between timers, present what the last frame drew here instead.
-            self.presentIfNeeded()
             SDL_PumpEvents()
             return SDL_HasEvents(SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) == SDL_TRUE
         }
@@ -335,8 +334,7 @@ public final class SDLHost {
             text = "the display reports no refresh rate, 60 Hz assumed"
         }
         if vsyncFlag {
-            text +=
-                "; the \(rendererName) renderer has the vsync flag, but SDLHost does not yet detect whether present blocks"
+            text += "; the \(rendererName) renderer has the vsync flag"
         } else if vsyncRequested {
             text += "; vsync requested, but the \(rendererName) renderer does not honour it"
         } else {

@@ -4,8 +4,9 @@
 ///
 /// The grid is phase-locked: deadline `k` is `origin + k × period`, computed exactly from the
 /// ``FrameRate`` fraction, so pacing never drifts and a late frame does not push later ones back.
-/// After a stall the next frame is the next grid point in the future; the frames in between are
-/// dropped, not replayed.
+/// A frame that comes less than a quarter period late is taken at once (late, not dropped) and the
+/// grid keeps its phase; after a longer stall the next frame is the next grid point in the future,
+/// and the frames in between are dropped, not replayed.
 ///
 /// An optional `present` function runs at the start of each wait (a renderer's present that does not
 /// block on vsync, for example).
@@ -84,8 +85,17 @@ public final class DeadlineSource: FrameSource {
     /// the future, if that has passed) and returns the time reached.
     func waitForDeadline(framesAfterLast frames: Int64) -> FrameInstant {
         let current = clock.nanoseconds() - epoch
-        var index = refreshRate.frameIndex(atOrAfter: current - origin)
-        if index < lastFrameIndex + frames { index = lastFrameIndex + frames }
+        var index = lastFrameIndex + frames
+        let planned = origin + refreshRate.offsetNanoseconds(ofFrame: index)
+        if current > planned {
+            // Late. A little late (under a quarter period): take the frame now and keep the grid, a
+            // late frame rather than a dropped one. Later than that: the next grid point.
+            if current - planned < refreshRate.periodNanoseconds / 4 {
+                lastFrameIndex = index
+                return FrameInstant(nanoseconds: current)
+            }
+            index = refreshRate.frameIndex(atOrAfter: current - origin)
+        }
         lastFrameIndex = index
         let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index) + epoch
         let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
@@ -103,9 +113,11 @@ public final class DeadlineSource: FrameSource {
         return FrameInstant(nanoseconds: reached - epoch)
     }
 
-    /// Sleeps in slices of at most ``idleSlice`` until `deadline`, input, or forever if neither
-    /// comes; runs main-queue work between slices. Never spins.
+    /// Presents what the last frame drew (if a present function is set), then sleeps in slices of
+    /// at most ``idleSlice`` until `deadline` or input; runs main-queue work between slices. Never
+    /// spins.
     public func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
+        present?()
         let slice = max(idleSlice.wholeNanoseconds, 100_000)
         while true {
             drainMainQueue()

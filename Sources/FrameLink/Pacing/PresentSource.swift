@@ -73,7 +73,19 @@ public final class PresentSource: FrameSource {
     /// The deadline pacer used when vsync is not honoured.
     public let deadline: DeadlineSource
 
-    private let present: @MainActor () -> Void
+    /// Presents the frame; may block until vsync. Called at every frame boundary, and once before
+    /// an idle wait so that a frame drawn while no display link is active still reaches the screen.
+    public var present: (@MainActor () -> Void)?
+
+    /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
+    public var inputPending: (@MainActor () -> Bool)? {
+        get { deadline.inputPending }
+        set { deadline.inputPending = newValue }
+    }
+
+    /// A note appended to ``pacingDescription``, such as where the nominal rate came from
+    /// (`"the display reports no refresh rate, 60 Hz assumed"`).
+    public var note: String?
     private var presentDurations = _Ring(capacity: 16)
     private var frameCosts = _Ring(capacity: 30)
     private var jitter = _Ring(capacity: 60)
@@ -90,10 +102,10 @@ public final class PresentSource: FrameSource {
     ///   - pacing: Automatic detection (default), or a forced mode.
     ///   - clock: The clock to read and sleep on (the system's monotonic clock by default; a
     ///     ``VirtualClock`` in tests).
-    ///   - present: Presents the frame; may block until vsync.
+    ///   - present: Presents the frame; may block until vsync (settable later as ``present``).
     public init(
         displayRefreshRate: FrameRate = .hz60, pacing: Pacing = .automatic, clock: (any PacingClock)? = nil,
-        present: @escaping @MainActor () -> Void
+        present: (@MainActor () -> Void)? = nil
     ) {
         self.displayRefreshRate = displayRefreshRate
         self.pacing = pacing
@@ -134,6 +146,7 @@ public final class PresentSource: FrameSource {
             text = "deadline \(displayRefreshRate): \(reason)"
         }
         if let autoRateReason { text += "; \(autoRateReason)" }
+        if let note { text += " (\(note))" }
         return text
     }
 
@@ -150,7 +163,7 @@ public final class PresentSource: FrameSource {
             }
         }
         let presentStart = now.nanoseconds
-        present()
+        present?()
         let presentEnd = now.nanoseconds
         lastPresentDuration = presentEnd - presentStart
         presentDurations.append(lastPresentDuration)
@@ -168,8 +181,10 @@ public final class PresentSource: FrameSource {
         return timestamp
     }
 
-    /// Sleeps like the deadline source while no display link is active.
+    /// Presents what the last frame drew, then sleeps like the deadline source while no display
+    /// link is active.
     public func waitIdle(until deadlineInstant: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
+        present?()
         let woke = deadline.waitIdle(until: deadlineInstant, drainMainQueue: drainMainQueue)
         lastTimestamp = nil
         return woke

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A timer on a dispatch queue — a leak-free, trap-free wrapper of `DispatchSourceTimer` for work off
 /// the main thread (the third timer kind of the seeds: TGCDTimer, SwiftTimer, JK's GCD holder).
@@ -39,7 +38,7 @@ public final class QueueTimer: Sendable {
     /// The queue the handler runs on.
     public let queue: DispatchQueue
 
-    private let state: Mutex<State>
+    private let state: _Protected<State>
     // DispatchSourceTimer is thread-safe; every mutation of its schedule or suspension count is
     // made under `state`'s lock.
     nonisolated(unsafe) private let source: any DispatchSourceTimer
@@ -99,7 +98,7 @@ public final class QueueTimer: Sendable {
         self.repeatCount = repeatCount
         self.queue = queue
         self.handler = handler
-        state = Mutex(State(intervalNanoseconds: nanoseconds, leewayNanoseconds: leewayNanoseconds))
+        state = _Protected(State(intervalNanoseconds: nanoseconds, leewayNanoseconds: leewayNanoseconds))
         source = DispatchSource.makeTimerSource(queue: queue)
         source.setEventHandler { [weak self] in self?.fire() }
     }
