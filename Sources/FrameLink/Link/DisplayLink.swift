@@ -82,6 +82,8 @@ public final class DisplayLink {
     @exclusivity(unchecked) var isInLoopArray = false
     let hasWeakTarget: Bool
     private weak var loop: FrameLoop?
+    private var frameContinuations: [Int: AsyncStream<FrameSnapshot>.Continuation] = [:]
+    private var nextContinuationID = 0
     @exclusivity(unchecked) private var body: (@MainActor (DisplayLink) -> Void)?
     private weak var weakTarget: AnyObject?
     private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
@@ -142,6 +144,8 @@ public final class DisplayLink {
         body = nil
         weakTarget = nil
         modeMask = 0
+        for continuation in frameContinuations.values { continuation.finish() }
+        frameContinuations.removeAll()
         if let loop {
             self.loop = nil
             loop.linkDidLeave(self)
@@ -160,10 +164,10 @@ public final class DisplayLink {
     @inline(__always)
     func deliver(
         frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
-        maximumDelta: Int64
+        maximumDelta: Int64, resynchronizes: Bool
     ) {
         _deltaTime =
-            _callCount == 0
+            _callCount == 0 || resynchronizes
             ? targetTimestamp.nanoseconds - timestamp.nanoseconds
             : min(timestamp.nanoseconds - _timestamp.nanoseconds, maximumDelta)
         _frameIndex = frameIndex
@@ -172,6 +176,42 @@ public final class DisplayLink {
         durationNanoseconds = period
         _callCount &+= 1
         body?(self)
+        if !frameContinuations.isEmpty { yieldSnapshot() }
+    }
+}
+
+extension DisplayLink {
+    /// The link's frames as an asynchronous sequence: each element is a ``FrameSnapshot`` of a frame
+    /// the link was called for. Only the newest frame is buffered, so a slow consumer skips frames
+    /// rather than falling behind; the sequence ends when the link is invalidated (at once, if it
+    /// already is). Each access makes a new, independent sequence.
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     for await frame in link.frames { hud.show(frame.deltaTime) }
+    /// }
+    /// ```
+    public var frames: AsyncStream<FrameSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FrameSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        guard isValid else {
+            continuation.finish()
+            return stream
+        }
+        let id = nextContinuationID
+        nextContinuationID += 1
+        frameContinuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.frameContinuations[id] = nil }
+        }
+        return stream
+    }
+
+    private func yieldSnapshot() {
+        let snapshot = FrameSnapshot(
+            frameIndex: frameIndex, timestamp: timestamp, targetTimestamp: targetTimestamp, duration: duration,
+            deltaTime: deltaTime)
+        for continuation in frameContinuations.values { continuation.yield(snapshot) }
     }
 }
 

@@ -104,6 +104,8 @@ public final class FrameLoop {
     @exclusivity(unchecked) private var slowestDuration: Int64 = 0
     @exclusivity(unchecked) private(set) var maximumFrameDeltaNanoseconds: Int64 = 250_000_000
     private var previousWasFrame = false
+    private var isResynchronizing = false
+    private var nextFrameWaiters: [CheckedContinuation<FrameSnapshot, Never>] = []
     private var stopRequested = false
     private var isInFrame = false
 
@@ -246,7 +248,35 @@ public final class FrameLoop {
             workPhases[.render] = 0
         }
         sweepWeakItems()
+        isResynchronizing = false
+        if !nextFrameWaiters.isEmpty { resumeNextFrameWaiters(previous: previous) }
         drain()
+    }
+
+    /// Starts over after a long pause (a level load, a modal dialog): the next frame is not counted
+    /// as a hitch, display links get one period as their ``DisplayLink/deltaTime``, and timers
+    /// coalesce what they missed, so nothing tries to catch up.
+    public func resync() {
+        previousWasFrame = false
+        isResynchronizing = true
+    }
+
+    /// Waits for the next frame of the loop and returns its timing. While a task waits, the loop
+    /// runs frames at the display's rate even if no display link is active.
+    public func nextFrame() async -> FrameSnapshot {
+        await withCheckedContinuation { continuation in
+            nextFrameWaiters.append(continuation)
+        }
+    }
+
+    private func resumeNextFrameWaiters(previous: FrameInstant) {
+        let snapshot = FrameSnapshot(
+            frameIndex: frameIndex, timestamp: timestamp, targetTimestamp: targetTimestamp,
+            duration: source.refreshRate.period,
+            deltaTime: .nanoseconds(min(timestamp.nanoseconds - previous.nanoseconds, maximumFrameDeltaNanoseconds)))
+        let waiters = nextFrameWaiters
+        nextFrameWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: snapshot) }
     }
 
     /// Records the interval that ended with the current frame, with the work phases of the
@@ -297,6 +327,7 @@ public final class FrameLoop {
     // MARK: Links
 
     func hasActiveLinks() -> Bool {
+        if !nextFrameWaiters.isEmpty { return true }
         let mask = activeMask
         for link in links where link.modeMask & mask != 0 && !link._isPaused {
             return true
@@ -348,6 +379,7 @@ public final class FrameLoop {
         // closure handed to a generic function gets a run-time isolation check on every call.
         let measure = measuresCallbacks
         let maximumDelta = maximumFrameDeltaNanoseconds
+        let resynchronizes = isResynchronizing
         var mark = measure ? source.now.nanoseconds : 0
         for position in 0..<count {
             unowned(unsafe) let link = links[position]
@@ -355,14 +387,14 @@ public final class FrameLoop {
             if link._preferredFrameRate == nil {
                 link.deliver(
                     frameIndex: index, timestamp: time, targetTimestamp: nextFrame, period: period,
-                    maximumDelta: maximumDelta)
+                    maximumDelta: maximumDelta, resynchronizes: resynchronizes)
             } else {
                 let divisor = link.frameDivisor(refreshRate: rate)
                 guard divisor == 1 || index % divisor == 0 else { continue }
                 let target = divisor == 1 ? nextFrame : source.expectedTimestamp(frames: divisor, after: time)
                 link.deliver(
                     frameIndex: index, timestamp: time, targetTimestamp: target, period: period,
-                    maximumDelta: maximumDelta)
+                    maximumDelta: maximumDelta, resynchronizes: resynchronizes)
             }
             if measure {
                 let end = source.now.nanoseconds

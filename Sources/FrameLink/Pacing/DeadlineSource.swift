@@ -55,6 +55,7 @@ public final class DeadlineSource: FrameSource {
     /// The clock the source reads and sleeps on.
     public let clock: any PacingClock
 
+    private weak var loop: FrameLoop?
     private let epoch: Int64
     private var origin: Int64
     private var lastFrameIndex: Int64 = 0
@@ -99,6 +100,10 @@ public final class DeadlineSource: FrameSource {
         lastFrameIndex = index
         let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index) + epoch
         let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
+        if clock === SystemClock.shared, loop?.drainsMainQueue == true {
+            // Let main-actor tasks run during most of the wait; the last millisecond is precise.
+            MainQueueDrain.sleepInMainRunLoop(untilNanoseconds: deadline - spinNanoseconds - 1_000_000)
+        }
         if deadline - clock.nanoseconds() > spinNanoseconds {
             let wake = deadline - spinNanoseconds
             clock.sleep(untilNanoseconds: wake)
@@ -139,6 +144,11 @@ public final class DeadlineSource: FrameSource {
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds - origin + 1) + frames - 1
         return FrameInstant(nanoseconds: origin + refreshRate.offsetNanoseconds(ofFrame: index))
+    }
+
+    /// Remembers the loop, to know whether it wants main-queue work run during waits.
+    public func attach(to loop: FrameLoop) {
+        self.loop = loop
     }
 
     /// Keeps the spin just above the wake-up latency the last 64 sleeps showed.

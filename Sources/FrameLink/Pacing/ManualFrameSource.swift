@@ -83,6 +83,14 @@ public final class ManualFrameSource: FrameSource {
                 lastFrameTime = now.nanoseconds
             }
         }
+        settleMainQueue()
+    }
+
+    /// On the main thread, lets tasks woken by the last frame run before `advance` returns, so a
+    /// test sees their effects at once.
+    private func settleMainQueue() {
+        guard loop?.drainsMainQueue == true else { return }
+        for _ in 0..<2 { MainQueueDrain.drainIfOnMainThread(waitingUpTo: 0.000_2) }
     }
 
     /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
@@ -94,6 +102,7 @@ public final class ManualFrameSource: FrameSource {
         if let loop {
             pendingInterval = nanoseconds
             loop.runFrame()
+            settleMainQueue()
         } else {
             now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
             lastFrameTime = now.nanoseconds
@@ -122,6 +131,11 @@ public final class ManualFrameSource: FrameSource {
 
     /// Moves virtual time to the next frame (or to the end of a pending long frame) and returns it.
     public func waitForNextFrame() -> FrameInstant {
+        if loop?.drainsMainQueue == true {
+            // On the main thread (XCTest), give tasks woken by the last frame a chance to run; a
+            // pass that does not wait would not see jobs they enqueue.
+            MainQueueDrain.drainIfOnMainThread(waitingUpTo: 0.000_2)
+        }
         if let interval = pendingInterval {
             pendingInterval = nil
             now = FrameInstant(nanoseconds: max(now.nanoseconds, lastFrameTime + interval))

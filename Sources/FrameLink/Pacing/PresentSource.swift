@@ -190,6 +190,11 @@ public final class PresentSource: FrameSource {
         return woke
     }
 
+    /// Remembers the loop (for its deadline pacer).
+    public func attach(to loop: FrameLoop) {
+        deadline.attach(to: loop)
+    }
+
     /// `frames` periods of the effective rate after `timestamp`.
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         let rate = refreshRate

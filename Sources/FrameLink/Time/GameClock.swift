@@ -1,0 +1,145 @@
+/// Game time, apart from real time: a fixed-step accumulator with an interpolation factor, a time
+/// scale and a pause of its own, single-stepping while paused, and a resync after long loads.
+///
+/// Feed it the frame timestamps (from a display link) and it says how many fixed simulation steps
+/// to run this frame and how far the renderer should interpolate between the last two states — the
+/// "fix your timestep" loop, with a cap on steps per frame so a slow frame cannot start a spiral
+/// of death. All arithmetic is in integer nanoseconds: the step counts are exact.
+///
+/// ```swift
+/// let clock = try GameClock(fixedStep: .milliseconds(10))
+/// DisplayLink(target: world) { world, link in
+///     let frame = clock.update(at: link.timestamp)
+///     for _ in 0..<frame.steps { world.simulate(dt: clock.fixedStep) }
+///     world.render(interpolating: frame.alpha)
+/// }.add(to: loop, forMode: .common)
+/// ```
+@MainActor
+public final class GameClock {
+    /// The fixed simulation step.
+    public let fixedStep: Duration
+
+    /// The most steps one frame may run; time beyond it is dropped (the spiral-of-death cap).
+    public let maximumStepsPerFrame: Int
+
+    /// The longest real time one frame may count (250 ms by default): a debugger pause is not
+    /// replayed as seconds of simulation.
+    public let maximumDelta: Duration
+
+    /// How fast game time runs relative to real time: 1 is normal, 0.5 slow motion, 0 frozen.
+    public private(set) var timeScale: Double = 1
+
+    /// Whether game time is paused (real time goes on).
+    public private(set) var isPaused = false
+
+    /// The total game time so far.
+    public var time: Duration { .nanoseconds(timeNanoseconds) }
+
+    private let stepNanoseconds: Int64
+    private let maximumDeltaNanoseconds: Int64
+    private var timeNanoseconds: Int64 = 0
+    private var accumulator: Int64 = 0
+    private var lastTimestamp: Int64?
+    private var pendingSingleSteps = 0
+
+    /// Creates a game clock.
+    ///
+    /// - Parameters:
+    ///   - fixedStep: The simulation step (1/60 s by default).
+    ///   - maximumStepsPerFrame: The cap on steps per frame (5 by default).
+    ///   - maximumDelta: The cap on real time per frame (250 ms by default).
+    /// - Throws: `FrameLinkError` if the step or the delta cap is not positive, or the step cap is
+    ///   below 1.
+    public init(
+        fixedStep: Duration = .nanoseconds(16_666_667), maximumStepsPerFrame: Int = 5,
+        maximumDelta: Duration = .milliseconds(250)
+    ) throws(FrameLinkError) {
+        stepNanoseconds = try FrameLinkError.checkedNanoseconds(fixedStep, what: "fixed step")
+        maximumDeltaNanoseconds = try FrameLinkError.checkedNanoseconds(maximumDelta, what: "maximum delta")
+        guard maximumStepsPerFrame >= 1 else {
+            throw .invalidCount("maximumStepsPerFrame \(maximumStepsPerFrame): must be at least 1")
+        }
+        self.fixedStep = fixedStep
+        self.maximumStepsPerFrame = maximumStepsPerFrame
+        self.maximumDelta = maximumDelta
+    }
+
+    /// Sets the time scale.
+    ///
+    /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite scale.
+    public func setTimeScale(_ scale: Double) throws(FrameLinkError) {
+        guard scale.isFinite, scale >= 0 else {
+            throw .invalidInterval("time scale \(scale): must be finite and zero or more")
+        }
+        timeScale = scale
+    }
+
+    /// Pauses game time.
+    public func pause() { isPaused = true }
+
+    /// Resumes game time; the paused stretch is not replayed.
+    public func resume() {
+        isPaused = false
+    }
+
+    /// While paused, makes the next ``update(at:)`` run exactly one fixed step (for debugging frame
+    /// by frame). Does nothing while running.
+    public func step() {
+        if isPaused { pendingSingleSteps += 1 }
+    }
+
+    /// Forgets the time since the last update (after a long load): the next update counts no real
+    /// time, so nothing tries to catch up.
+    public func resync() {
+        lastTimestamp = nil
+    }
+
+    /// Advances the clock to the frame at `timestamp` and returns what to simulate.
+    public func update(at timestamp: FrameInstant) -> GameFrame {
+        let now = timestamp.nanoseconds
+        let realDelta = lastTimestamp.map { min(max(0, now - $0), maximumDeltaNanoseconds) } ?? 0
+        lastTimestamp = now
+
+        var gameDelta: Int64 = 0
+        if isPaused {
+            if pendingSingleSteps > 0 {
+                pendingSingleSteps -= 1
+                gameDelta = stepNanoseconds
+            }
+        } else {
+            gameDelta = Int64((Double(realDelta) * timeScale).rounded())
+        }
+        timeNanoseconds += gameDelta
+        accumulator += gameDelta
+
+        var steps = 0
+        while accumulator >= stepNanoseconds && steps < maximumStepsPerFrame {
+            accumulator -= stepNanoseconds
+            steps += 1
+        }
+        var dropped: Int64 = 0
+        if accumulator >= stepNanoseconds {
+            dropped = accumulator - accumulator % stepNanoseconds
+            accumulator %= stepNanoseconds
+            timeNanoseconds -= dropped
+        }
+        return GameFrame(
+            realDelta: .nanoseconds(realDelta), delta: .nanoseconds(gameDelta - dropped), steps: steps,
+            alpha: Double(accumulator) / Double(stepNanoseconds), droppedTime: .nanoseconds(dropped))
+    }
+}
+
+/// What one frame of a ``GameClock`` asks the game to do.
+public struct GameFrame: Hashable, Sendable {
+    /// Real time since the previous update (clamped to the clock's maximum delta; zero after a
+    /// resync).
+    public var realDelta: Duration
+    /// Game time that passed this frame (scaled, zero while paused).
+    public var delta: Duration
+    /// The number of fixed steps to simulate.
+    public var steps: Int
+    /// How far between the previous and the current simulation state to render, in 0..<1.
+    public var alpha: Double
+    /// Game time dropped by the step cap (the spiral-of-death guard), zero normally.
+    public var droppedTime: Duration
+}

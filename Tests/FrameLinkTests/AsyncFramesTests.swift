@@ -1,0 +1,102 @@
+import FrameLink
+import XCTest
+
+/// `for await frame in link.frames` and `await loop.nextFrame()` on the process main thread, where
+/// the loop's main-queue draining runs the consuming tasks between frames (XCTest: see DESIGN.md).
+final class AsyncFramesTests: XCTestCase {
+    @MainActor
+    final class Consumer {
+        var frames: [Int64] = []
+        var finished = false
+    }
+
+    func testLinkFramesArriveInOrderAndEndOnInvalidate() throws {
+        try MainActor.assumeIsolated {
+            let source = ManualFrameSource()
+            let loop = FrameLoop(source: source)
+            let link = DisplayLink { _ in }
+            link.add(to: loop, forMode: .common)
+            let consumer = Consumer()
+            weak var weakConsumer: Consumer?
+            weakConsumer = consumer
+            let stream = link.frames
+            Task { @MainActor [consumer] in
+                for await frame in stream { consumer.frames.append(frame.frameIndex) }
+                consumer.finished = true
+            }
+            try source.advance(frames: 5)
+            XCTAssertEqual(consumer.frames, [1, 2, 3, 4, 5])
+            link.invalidate()
+            try source.advance(frames: 2)
+            XCTAssertTrue(consumer.finished, "the sequence ends when the link is invalidated")
+            XCTAssertEqual(consumer.frames.count, 5)
+            _ = weakConsumer
+        }
+    }
+
+    func testTheConsumingTaskIsNotLeaked() throws {
+        try MainActor.assumeIsolated {
+            let source = ManualFrameSource()
+            let loop = FrameLoop(source: source)
+            weak var weakConsumer: Consumer?
+            do {
+                let link = DisplayLink { _ in }
+                link.add(to: loop, forMode: .common)
+                let consumer = Consumer()
+                weakConsumer = consumer
+                let stream = link.frames
+                Task { @MainActor [consumer] in
+                    for await _ in stream { consumer.frames.append(0) }
+                    consumer.finished = true
+                }
+                try source.advance(frames: 3)
+                link.invalidate()
+            }
+            try source.advance(frames: 3)
+            XCTAssertNil(weakConsumer, "the task finished and released what it captured")
+        }
+    }
+
+    func testASlowConsumerGetsOnlyTheNewestFrame() throws {
+        try MainActor.assumeIsolated {
+            let source = ManualFrameSource()
+            let loop = FrameLoop(source: source)
+            loop.drainsMainQueue = false  // the consumer cannot run until we let it
+            let link = DisplayLink { _ in }
+            link.add(to: loop, forMode: .common)
+            let consumer = Consumer()
+            let stream = link.frames
+            Task { @MainActor [consumer] in
+                for await frame in stream { consumer.frames.append(frame.frameIndex) }
+            }
+            try source.advance(frames: 10)
+            loop.drainsMainQueue = true
+            try source.advance(frames: 1)
+            // Only the newest frame is buffered: frames 1…9 were dropped, not queued.
+            XCTAssertGreaterThanOrEqual(consumer.frames.first ?? 0, 10, "\(consumer.frames)")
+            XCTAssertEqual(consumer.frames.last, 11)
+            XCTAssertLessThanOrEqual(consumer.frames.count, 2)
+            link.invalidate()
+        }
+    }
+
+    func testNextFrameWakesAnAwaitingTaskAndDrivesFramesWithoutALink() throws {
+        try MainActor.assumeIsolated {
+            let source = ManualFrameSource()
+            let loop = FrameLoop(source: source)
+            let consumer = Consumer()
+            Task { @MainActor [consumer] in
+                for _ in 0..<3 {
+                    let frame = await loop.nextFrame()
+                    consumer.frames.append(frame.frameIndex)
+                }
+                consumer.finished = true
+            }
+            try source.advance(frames: 1)  // lets the task start and wait
+            try source.advance(frames: 5)
+            XCTAssertTrue(consumer.finished)
+            XCTAssertEqual(consumer.frames.count, 3)
+            XCTAssertEqual(consumer.frames, consumer.frames.sorted())
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FrameLink
+import Testing
+
+@MainActor
+@Suite("Game time: fixed step, time scale, pause, resync")
+struct GameClockTests {
+    @Test("steps and alphas are exact for a known sequence of frame deltas")
+    func exactSteps() throws {
+        let clock = try GameClock(fixedStep: .milliseconds(10))
+        var time: Int64 = 0
+        var results: [(Int, Double)] = []
+        for delta in [0, 16, 16, 16, 4, 30, 9, 1] {  // milliseconds
+            time += Int64(delta) * 1_000_000
+            let frame = clock.update(at: FrameInstant(nanoseconds: time))
+            results.append((frame.steps, frame.alpha))
+        }
+        #expect(results.map(\.0) == [0, 1, 2, 1, 1, 3, 1, 0])
+        let alphas = results.map { ($0.1 * 10).rounded() / 10 }
+        #expect(alphas == [0, 0.6, 0.2, 0.8, 0.2, 0.2, 0.1, 0.2])
+        #expect(clock.time == .milliseconds(92))
+    }
+
+    @Test("the spiral-of-death cap holds: a huge frame runs at most the cap and drops the rest")
+    func spiralCap() throws {
+        let clock = try GameClock(fixedStep: .milliseconds(10), maximumStepsPerFrame: 4, maximumDelta: .seconds(1))
+        _ = clock.update(at: .zero)
+        let frame = clock.update(at: FrameInstant(nanoseconds: 500_000_000))
+        #expect(frame.steps == 4)
+        #expect(frame.droppedTime == .milliseconds(460))
+        #expect(frame.delta == .milliseconds(40))
+        #expect(frame.alpha == 0)
+        #expect(clock.time == .milliseconds(40))
+    }
+
+    @Test("time scale 0.5 halves game time; 0 freezes it; real time is unaffected")
+    func timeScale() throws {
+        let clock = try GameClock(fixedStep: .milliseconds(10))
+        try clock.setTimeScale(0.5)
+        var steps = 0
+        for index in 0...100 {
+            steps += clock.update(at: FrameInstant(nanoseconds: Int64(index) * 10_000_000)).steps
+        }
+        #expect(clock.time == .milliseconds(500))
+        #expect(steps == 50)
+        try clock.setTimeScale(0)
+        let frame = clock.update(at: FrameInstant(nanoseconds: 1_010_000_000))
+        #expect(frame.steps == 0 && frame.realDelta == .milliseconds(10) && clock.time == .milliseconds(500))
+    }
+
+    @Test("pause stops game time; step() runs exactly one step per call while paused; resume does not replay")
+    func pauseAndStep() throws {
+        let clock = try GameClock(fixedStep: .milliseconds(10))
+        _ = clock.update(at: .zero)
+        clock.pause()
+        #expect(clock.update(at: FrameInstant(nanoseconds: 100_000_000)).steps == 0)
+        clock.step()
+        #expect(clock.update(at: FrameInstant(nanoseconds: 110_000_000)).steps == 1)
+        #expect(clock.update(at: FrameInstant(nanoseconds: 120_000_000)).steps == 0)
+        clock.resume()
+        #expect(clock.update(at: FrameInstant(nanoseconds: 130_000_000)).steps == 1)
+        #expect(clock.time == .milliseconds(20))
+    }
+
+    @Test("resync after a long load: the next frame counts no time, nothing catches up, and the loop reports no hitch")
+    func resync() throws {
+        let (source, loop) = makeLoop()
+        let clock = try GameClock()
+        var stepsPerFrame: [Int] = []
+        DisplayLink { link in stepsPerFrame.append(clock.update(at: link.timestamp).steps) }
+            .add(to: loop, forMode: .common)
+        try source.advance(frames: 10)
+        loop.resync()
+        clock.resync()
+        try source.advance(by: .seconds(3))  // the level loaded for 3 s
+        try source.advance(frames: 2)
+        #expect(loop.statistics.droppedFrames == 0 && loop.statistics.dropEvents == 0)
+        #expect(stepsPerFrame.suffix(3) == [0, 1, 1])
+    }
+
+    @Test("bad input is rejected: zero or negative steps, step caps below one, negative or NaN time scales")
+    func badInput() throws {
+        #expect(throws: FrameLinkError.self) { try GameClock(fixedStep: .zero) }
+        #expect(throws: FrameLinkError.self) { try GameClock(fixedStep: .milliseconds(-1)) }
+        #expect(throws: FrameLinkError.self) { try GameClock(maximumStepsPerFrame: 0) }
+        #expect(throws: FrameLinkError.self) { try GameClock(maximumDelta: .zero) }
+        let clock = try GameClock()
+        for scale in [-0.5, Double.nan, Double.infinity] {
+            #expect(throws: FrameLinkError.self) { try clock.setTimeScale(scale) }
+        }
+        #expect(clock.timeScale == 1)
+    }
+}
