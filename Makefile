@@ -11,13 +11,14 @@ OUT := out
 DEMO_FRAMES ?= 600
 LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
 
-.PHONY: help deps build lint test bench pace demo clean
+.PHONY: help deps build lint test bench pace docs demo clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing precision and CPU against ../shared/probes/vs.c"
+	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
 
 # System packages: installed only when missing (apt-get update first, as a fresh machine needs).
@@ -52,6 +53,12 @@ test: deps lint build
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+# DocC: the FrameLink catalog (articles + every public symbol); a warning fails the build.
+docs:
+	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target FrameLink \
+	  --warnings-as-errors --output-path $(OUT)/docs/FrameLink --transform-for-static-hosting
+	@echo "Documentation: $(CURDIR)/$(OUT)/docs/FrameLink"
 
 # Pacing precision: FrameLink's DeadlineSource and the C probes (hybrid, sdldelay) in one run.
 PROBES := $(firstword $(wildcard ../shared/probes) $(wildcard shared/probes))

@@ -107,6 +107,7 @@ public final class FrameTimer {
     ///   - repeats: Whether the timer keeps firing until invalidated.
     ///   - repeatCount: For a repeating timer, the number of fires after which it stops; `nil` for
     ///     no limit.
+    ///   - block: Called with the timer each time it fires.
     /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
     public init(
         interval: Duration, repeats: Bool, repeatCount: Int? = nil,
