@@ -9,9 +9,10 @@ SWIFT ?= swift
 APT_PACKAGES := libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev xvfb xauth fonts-dejavu-core
 OUT := out
 DEMO_FRAMES ?= 600
-LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
+LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Examples/MinimalGame/Package.swift \
+  Examples/MinimalGame/Sources
 
-.PHONY: help deps build lint test bench pace docs demo clean
+.PHONY: help deps build lint test example bench pace docs demo clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
@@ -50,6 +51,13 @@ test: deps lint build
 	@echo "QueueTimer tests again under the thread sanitizer:"
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter QueueTimerTests 2>&1 | tee $(OUT)/test-tsan.log
 	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi
+	$(MAKE) --no-print-directory example
+
+# Examples/MinimalGame: an outside package depending on FrameLink by path; built and run headless.
+example: deps
+	cd Examples/MinimalGame && $(SWIFT) build 2>&1 | tee ../../$(OUT)/example-build.log
+	@if grep -E "warning:" $(OUT)/example-build.log | grep -v "/.build/"; then echo "error: the example has warnings" >&2; exit 1; fi
+	cd Examples/MinimalGame && ./.build/debug/MinimalGame --headless --frames 120
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
@@ -89,4 +97,4 @@ demo: deps
 	echo "Report:     $(CURDIR)/$(OUT)/demo-report.json"
 
 clean:
-	rm -rf .build $(OUT) Benchmarks/.build
+	rm -rf .build .build-tsan $(OUT) Benchmarks/.build Examples/MinimalGame/.build

@@ -1,0 +1,93 @@
+// MinimalGame: a ball, a paddle that follows the mouse, a score clock — on FrameLink + SDL.
+// Initialization → main loop (update, draw) → report. Run: swift run MinimalGame [--headless --frames N]
+
+import CSDL2
+import Foundation
+import FrameLink
+import FrameLinkSDL
+
+@MainActor
+final class Game {
+    var ball = SIMD2<Double>(320, 180)
+    var velocity = SIMD2<Double>(240, 170)  // pixels per second
+    var paddleX = 320.0
+    var mouseControlled = false
+    var seconds = 0
+    var hits = 0
+    // One animation: the paddle glows after a hit, fading out over 0.4 s with an ease-out curve.
+    var glow: Tween<Double>?
+    var glowStart = 0.0
+
+    func step(_ link: DisplayLink) {
+        let dt = link.deltaTime.secondsValue
+        ball += velocity * dt
+        if !mouseControlled { paddleX += (ball.x - paddleX) * min(1, dt * 8) }  // until the mouse moves
+        if ball.x < 8 || ball.x > 632 { velocity.x = -velocity.x }
+        if ball.y < 8 { velocity.y = -velocity.y }
+        if ball.y > 340, abs(ball.x - paddleX) < 50, velocity.y > 0 {
+            velocity.y = -velocity.y
+            hits += 1
+            glow = try? Tween(from: 255.0, to: 40.0, duration: 0.4, curve: .easeOut)
+            glowStart = link.timestamp.seconds
+        }
+        if ball.y > 372 { ball = SIMD2(320, 180) }  // missed: serve again
+        ball.x = min(max(ball.x, 8), 632)
+    }
+
+    func draw(_ renderer: OpaquePointer, at time: Double) {
+        SDL_SetRenderDrawColor(renderer, 16, 18, 28, 255)
+        SDL_RenderClear(renderer)
+        let brightness = UInt8(glow?.value(at: time - glowStart) ?? 40)
+        SDL_SetRenderDrawColor(renderer, brightness, 200, 255, 255)
+        var paddle = SDL_FRect(x: Float(paddleX - 50), y: 344, w: 100, h: 10)
+        SDL_RenderFillRectF(renderer, &paddle)
+        SDL_SetRenderDrawColor(renderer, 255, 210, 80, 255)
+        var dot = SDL_FRect(x: Float(ball.x - 8), y: Float(ball.y - 8), w: 16, h: 16)
+        SDL_RenderFillRectF(renderer, &dot)
+    }
+}
+
+let arguments = CommandLine.arguments
+let headless = arguments.contains("--headless")
+var frames: Int?
+if let index = arguments.firstIndex(of: "--frames") {
+    guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
+        FileHandle.standardError.write(Data("MinimalGame: --frames needs a positive count\n".utf8))
+        exit(2)
+    }
+    frames = count
+}
+if headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
+
+MainActor.assumeIsolated {
+    // Initialization
+    let host: SDLHost
+    do {
+        host = try SDLHost(title: "MinimalGame", width: 640, height: 360, hidden: headless)
+    } catch {
+        FileHandle.standardError.write(Data("MinimalGame: \(error)\n".utf8))
+        exit(1)
+    }
+    let game = Game()
+    let link = DisplayLink(target: game) { game, link in game.step(link) }  // weak target: no leak
+    link.label = "game update"
+    link.add(to: host.loop, forMode: .common)
+    let clock = try! FrameTimer(target: game, interval: .seconds(1)) { game, _ in game.seconds += 1 }
+    clock.add(to: host.loop, forMode: .default)  // pauses while the mouse drags (.tracking)
+    host.eventHandler = { event in
+        if event.type == SDL_MOUSEMOTION.rawValue {
+            game.mouseControlled = true
+            game.paddleX = Double(event.motion.x)
+        }
+        if event.type == SDL_KEYDOWN.rawValue, event.key.keysym.sym == SDLK_ESCAPE.rawValue { host.loop.stop() }
+    }
+    host.renderHandler = { renderer in game.draw(renderer, at: host.loop.timestamp.seconds) }
+
+    // Main loop
+    if let frames { host.run(frames: frames) } else { host.run() }
+
+    // Report
+    print("MinimalGame: \(game.hits) hits in \(game.seconds) s of game clock")
+    print(host.loop.statistics.summary)
+    host.close()
+}
