@@ -12,7 +12,7 @@ DEMO_FRAMES ?= 600
 LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Examples/MinimalGame/Package.swift \
   Examples/MinimalGame/Sources
 
-.PHONY: help deps build lint test example bench pace docs demo clean
+.PHONY: help deps build lint test example bench pace docs api-check demo clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing precision and CPU against ../shared/probes/vs.c"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
+	@echo "make api-check  public API compared with the last tagged version (breaking changes fail)"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
 
 # System packages: installed only when missing (apt-get update first, as a fresh machine needs).
@@ -67,6 +68,13 @@ docs:
 	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target FrameLink \
 	  --warnings-as-errors --output-path $(OUT)/docs/FrameLink --transform-for-static-hosting
 	@echo "Documentation: $(CURDIR)/$(OUT)/docs/FrameLink"
+
+# API hygiene: breaking changes of FrameLink and FrameLinkSDL against the newest tag.
+api-check: deps
+	@tag=$$(git describe --tags --abbrev=0 2>/dev/null || true); \
+	if [ -z "$$tag" ]; then echo "api-check: no tagged version yet, nothing to compare against"; exit 0; fi; \
+	echo "api-check: comparing with $$tag"; \
+	$(SWIFT) package diagnose-api-breaking-changes "$$tag" --products FrameLink FrameLinkSDL
 
 # Pacing precision: FrameLink's DeadlineSource and the C probes (hybrid, sdldelay) in one run.
 PROBES := $(firstword $(wildcard ../shared/probes) $(wildcard shared/probes))
