@@ -218,4 +218,5 @@ extension DisplayLink {
 extension DisplayLink: _WeakTargetItem {
     var targetIsGone: Bool { hasWeakTarget && weakTarget == nil }
     var isStillValid: Bool { isValid }
+    var lastCalledFrame: Int64 { _callCount > 0 ? _frameIndex : -1 }
 }

@@ -496,7 +496,7 @@ public final class FrameLoop {
             }
             // Borrowed without a retain: the timer's own call holds it while it runs.
             unowned(unsafe) let timer = timerSlots[slot].unsafelyUnwrapped
-            timer.fireFromLoop(self, now: now, scheduledFor: entry.deadline)
+            timer.fireFromLoop(self, now: now, scheduledFor: entry.deadline, frameIndex: frameIndex)
             if measure {
                 let end = source.now.nanoseconds
                 noteCallback(.timer(timer), duration: end - mark)
@@ -533,7 +533,8 @@ public final class FrameLoop {
         var kept = 0
         for position in weakItems.indices {
             let item = weakItems[position]
-            if item.isStillValid && item.targetIsGone { item.invalidate() }
+            // An item called this frame already found its target alive (or invalidated itself).
+            if item.isStillValid && item.lastCalledFrame != frameIndex && item.targetIsGone { item.invalidate() }
             if item.isStillValid {
                 if kept != position { weakItems[kept] = item }
                 kept += 1
@@ -566,6 +567,7 @@ enum _Culprit {
 @MainActor
 protocol _WeakTargetItem: AnyObject {
     var targetIsGone: Bool { get }
+    var lastCalledFrame: Int64 { get }
     var isStillValid: Bool { get }
     func invalidate()
 }

@@ -85,6 +85,7 @@ public final class FrameTimer {
     // Storage is internal, behind public computed properties, so that whole-module optimization
     // sees every access and can drop the run-time exclusivity checks on the frame path.
     let intervalNanoseconds: Int64
+    @exclusivity(unchecked) private(set) var lastCalledFrame: Int64 = -1
     @exclusivity(unchecked) private var _fireCount = 0
     @exclusivity(unchecked) private var _isValid = true
     @exclusivity(unchecked) private var _isPaused = false
@@ -268,8 +269,9 @@ public final class FrameTimer {
 
     /// Called by `loop` when the entry scheduled for `scheduledFor` is due at `now`.
     @inline(__always)
-    func fireFromLoop(_ loop: FrameLoop, now: Int64, scheduledFor: Int64) {
+    func fireFromLoop(_ loop: FrameLoop, now: Int64, scheduledFor: Int64, frameIndex: Int64) {
         guard let body else { return }
+        lastCalledFrame = frameIndex
         _fireCount &+= 1
         let finished = !repeats || (repeatCount != nil && _fireCount >= repeatCount.unsafelyUnwrapped)
         if !finished {
