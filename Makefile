@@ -6,13 +6,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 SWIFT ?= swift
-APT_PACKAGES := libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev xvfb xauth fonts-dejavu-core
+APT_PACKAGES := libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev xvfb xauth fonts-dejavu-core valgrind xdotool python3
 OUT := out
 DEMO_FRAMES ?= 600
 LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Examples/MinimalGame/Package.swift \
   Examples/MinimalGame/Sources
 
-.PHONY: help deps build lint test example bench pace docs api-check demo clean
+.PHONY: help deps build lint test example bench pace docs api-check leaks demo clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
@@ -21,6 +21,7 @@ help:
 	@echo "make pace   deadline pacing precision and CPU against ../shared/probes/vs.c"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
 	@echo "make api-check  public API compared with the last tagged version (breaking changes fail)"
+	@echo "make leaks  AnimDemo and the XCTest suites under valgrind (LEAKS_ASAN=1 adds Swift Testing under LSan)"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
 
 # System packages: installed only when missing (apt-get update first, as a fresh machine needs).
@@ -75,6 +76,11 @@ api-check: deps
 	if [ -z "$$tag" ]; then echo "api-check: no tagged version yet, nothing to compare against"; exit 0; fi; \
 	echo "api-check: comparing with $$tag"; \
 	$(SWIFT) package diagnose-api-breaking-changes "$$tag" --products FrameLink FrameLinkSDL
+
+# Leaks: a headless demo and the XCTest suites under valgrind memcheck; suppressions are documented
+# in scripts/valgrind.supp and scripts/lsan.supp.
+leaks: deps
+	scripts/leaks.sh --out $(OUT) $(if $(LEAKS_ASAN),--asan)
 
 # Pacing precision: FrameLink's DeadlineSource and the C probes (hybrid, sdldelay) in one run.
 PROBES := $(firstword $(wildcard ../shared/probes) $(wildcard shared/probes))

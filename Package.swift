@@ -35,7 +35,8 @@ let package = Package(
         ),
         .executableTarget(name: "FramePace", dependencies: ["FrameLink"]),
         .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink"]),
-        .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2"]),
+        // AnimDemo: the SDL tests run the demo as a subprocess.
+        .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,24 +2,30 @@ import ArgumentParser
 import Foundation
 import FrameLink
 
-/// The FrameLink demo: thousands of rotating sprites animated by a display link, a `.default` clock
-/// timer that stops while you drag, and a frame-time HUD; with `--headless --frames N` it runs
-/// without a display and writes a screenshot and a JSON frame report.
+/// The FrameLink demo: a window of rotating sprites moved by a display link, a `.default` clock
+/// timer that stops while you drag, and a HUD that shows frame pacing live; with
+/// `--headless --frames N` it runs without a display and writes a screenshot and a JSON report.
 @main
 struct AnimDemo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "AnimDemo",
-        abstract: "Animate sprites with FrameLink and report frame pacing.",
+        abstract: "Animate sprites with FrameLink and report frame pacing and dropped frames.",
         discussion: """
-            Keys: space pauses and resumes the sprites; Esc or closing the window quits. Drag with \
-            the left mouse button to put the loop in .tracking mode: the clock (a .default timer) \
-            stops while the sprites (a .common display link) keep moving.
+            Keys: space pause/resume · + / - double/halve the sprites · S inject a stall · V switch \
+            vsync <-> deadline pacing · 1 2 3 4 sprite link at 30/60/120 Hz/display rate · T slow \
+            motion · H hide the HUD · Esc or closing the window quits. Drag with the left mouse button \
+            to put the loop in .tracking mode: the clock (a .default timer) stops while the sprites \
+            (a .common display link) keep moving.
+
+            Exit status: 0 after a normal run (frames done, Esc, window closed), 64 for bad options, \
+            1 for errors (missing asset, no display, unwritable report), 130 after SIGINT and 143 \
+            after SIGTERM (the report and screenshot are still written).
             """)
 
-    @Option(help: "Number of sprites (1...100000).")
+    @Option(parsing: .unconditional, help: "Number of sprites (1...100000).")
     var sprites = 1000
 
-    @Option(help: "Run this many frames, then exit (required with --headless).")
+    @Option(parsing: .unconditional, help: "Run this many frames, then exit (required with --headless).")
     var frames: Int?
 
     @Flag(help: "Run without a display (SDL's dummy video driver and the software renderer).")
@@ -28,36 +34,56 @@ struct AnimDemo: ParsableCommand {
     @Option(help: ArgumentHelp("Save the last frame as a PNG file.", valueName: "path"))
     var screenshot: String?
 
-    @Option(help: ArgumentHelp("Write a JSON frame report.", valueName: "path"))
+    @Option(help: ArgumentHelp("Write the frame report as JSON.", valueName: "path"))
     var report: String?
 
-    @Option(help: "Seed for sprite placement and motion (same seed, same sprites).")
+    @Option(parsing: .unconditional, help: "Seed for sprite placement and motion (same seed, same sprites).")
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("Folder that holds sprites.png.", valueName: "dir"))
     var assets = "./assets"
 
-    @Option(help: "Window width (64...7680).")
+    @Option(parsing: .unconditional, help: "Window width (64...7680).")
     var width = 1280
 
-    @Option(help: "Window height (64...4320).")
+    @Option(parsing: .unconditional, help: "Window height (64...4320).")
     var height = 720
 
-    @Option(help: ArgumentHelp("Pace to this rate instead of the display's (1...1000 Hz).", valueName: "hz"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Pace to this rate instead of the display's (1...1000 Hz).", valueName: "hz"))
     var refreshRate: Double?
 
     @Flag(inversion: .prefixedNo, help: "Ask the renderer for vsync.")
     var vsync = true
 
+    @Option(
+        help: ArgumentHelp(
+            "How frames are paced: auto (detect vsync, else deadline), vsync, deadline, or off (as fast as "
+                + "possible, for measuring frame cost).",
+            valueName: "mode"))
+    var pacing: PacingChoice = .auto
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Inject a stall every N frames (blamed on the link 'injected stall').", valueName: "N"))
+    var stallEvery: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Length of an injected stall (1...2000).", valueName: "ms"))
+    var stallMs = 50
+
+    @Flag(inversion: .prefixedNo, help: "Draw the HUD (graph, clock, text).")
+    var hud = true
+
     @Option(help: ArgumentHelp("TrueType font for the HUD text.", valueName: "path"))
     var font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     mutating func validate() throws {
-        guard (1...100_000).contains(sprites) else {
-            throw ValidationError("--sprites \(sprites) is out of range: use 1...100000")
+        guard (1...DemoOptions.maximumSprites).contains(sprites) else {
+            throw ValidationError("--sprites \(sprites) is out of range: use 1...\(DemoOptions.maximumSprites)")
         }
-        if let frames, frames <= 0 {
-            throw ValidationError("--frames \(frames) must be at least 1")
+        if let frames, !(1...100_000_000).contains(frames) {
+            throw ValidationError("--frames \(frames) is out of range: use 1...100000000")
         }
         if headless && frames == nil {
             throw ValidationError("--headless needs --frames N: nothing could end the run otherwise")
@@ -73,9 +99,19 @@ struct AnimDemo: ParsableCommand {
                 throw ValidationError("--refresh-rate \(refreshRate) must be a number of hertz in 1...1000")
             }
         }
-        for (name, path) in [("--screenshot", screenshot), ("--report", report)] {
+        if let stallEvery, !(1...1_000_000).contains(stallEvery) {
+            throw ValidationError("--stall-every \(stallEvery) is out of range: use 1...1000000 frames")
+        }
+        guard (1...2000).contains(stallMs) else {
+            throw ValidationError("--stall-ms \(stallMs) is out of range: use 1...2000 milliseconds")
+        }
+        if pacing == .vsync && !vsync {
+            throw ValidationError("--pacing vsync needs a vsync renderer: drop --no-vsync")
+        }
+        for (name, path) in [("--screenshot", screenshot), ("--report", report), ("--font", font)] {
             guard let path else { continue }
             guard !path.isEmpty else { throw ValidationError("\(name) needs a file path") }
+            guard name != "--font" else { continue }
             let folder = (path as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
             if !folder.isEmpty,
@@ -89,25 +125,66 @@ struct AnimDemo: ParsableCommand {
     }
 
     func run() throws {
-        let options: DemoOptions
-        do {
-            options = DemoOptions(
-                sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot,
-                reportPath: report, seed: seed, assetsFolder: assets, width: width, height: height,
-                refreshRate: try refreshRate.map { try FrameRate(framesPerSecond: $0) }, vsync: vsync,
-                fontPath: font)
-        } catch {
-            throw ValidationError("--refresh-rate: \(error)")
+        let options = DemoOptions(
+            sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot, reportPath: report,
+            seed: seed, assetsFolder: assets, width: width, height: height,
+            refreshRate: refreshRate.flatMap { try? FrameRate(framesPerSecond: $0) },
+            vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
+            stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font)
+        let outcome = try MainActor.assumeIsolated { () throws -> DemoApp.Outcome in
+            let app = try DemoApp(options: options)
+            return try app.run()
         }
-        do {
-            try MainActor.assumeIsolated {
-                let app = try DemoApp(options: options)
-                try app.run()
-            }
-        } catch {
-            // One clear line, no stack trace, non-zero exit.
-            MainActor.assumeIsolated { DemoApp.printError("error: \(error)") }
-            throw ExitCode.failure
+        if let signal = outcome.signal {
+            throw ExitCode(128 + signal)
         }
     }
+
+    /// Parses the command line and runs the demo; every failure ends with one line on stderr and a
+    /// non-zero exit status (64 for bad options), never a usage dump or a stack trace.
+    static func main() {
+        do {
+            // The parsed command is AnimDemo, or ArgumentParser's own help command for `--help`.
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch let error as DemoError {
+            fail(error.description, status: .failure)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                // --help and --version: the full text on stdout.
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            fail(message(for: error), status: status)
+        }
+        Foundation.exit(0)
+    }
+
+    /// Prints `message` as one line on stderr and exits with `status`.
+    private static func fail(_ message: String, status: ExitCode) -> Never {
+        let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " — ")
+        printError("error: \(line.isEmpty ? "unknown error" : line)")
+        Foundation.exit(status.rawValue)
+    }
+}
+
+/// How AnimDemo paces its frames (`--pacing`).
+enum PacingChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// Detect whether present blocks on vsync; pace by deadline when it does not.
+    case auto
+    /// Trust present to block on vsync.
+    case vsync
+    /// Pace by deadline, whatever present does.
+    case deadline
+    /// No pacing: present without vsync and start the next frame at once.
+    case off
+}
+
+/// Prints `message` on stderr, prefixed with the program's name.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("AnimDemo: \(message)\n".utf8))
 }

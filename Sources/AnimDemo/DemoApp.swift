@@ -3,49 +3,45 @@ import Foundation
 import FrameLink
 import FrameLinkSDL
 
-/// The settings AnimDemo runs with, checked by the command line.
-struct DemoOptions: Sendable {
-    var sprites: Int
-    var frames: Int?
-    var headless: Bool
-    var screenshotPath: String?
-    var reportPath: String?
-    var seed: UInt64
-    var assetsFolder: String
-    var width: Int
-    var height: Int
-    var refreshRate: FrameRate?
-    var vsync: Bool
-    var fontPath: String
-}
-
-/// An error that ends AnimDemo with one line on stderr and a non-zero exit status.
-struct DemoError: Error, CustomStringConvertible {
-    /// The line to print.
-    var description: String
-}
-
 /// AnimDemo itself, laid out as a game would be: initialization (window, atlas, scene, HUD, timers),
 /// the main loop (events, update, draw — run by FrameLink), and de-initialization.
 @MainActor
 final class DemoApp {
+    /// How a run ended.
+    struct Outcome {
+        /// What ended it: `"frames"`, `"escape"`, `"window closed"`, `"SIGINT"` or `"SIGTERM"`.
+        var endedBy: String
+        /// The signal that ended the run, if one did.
+        var signal: Int32?
+    }
+
     private let options: DemoOptions
     private let atlas: SpriteAtlas
     private let host: SDLHost
     private let scene: Scene
     private let hud: HUD
+    private let stalls: StallInjector
     private var text: TextRenderer?
     private var timers: [FrameTimer] = []
+    private var endedBy: String?
+    private var receivedSignal: Int32?
+    private var isShowingProgress = false
+    private let videoDriver: String
 
     /// Loads the atlas (before any window opens, so a missing file is reported first), opens the
     /// window and builds the scene.
     init(options: DemoOptions) throws {
         self.options = options
+        InterruptSignal.install()
         let atlasPath = (options.assetsFolder as NSString).appendingPathComponent("sprites.png")
         do {
             atlas = try SpriteAtlas(contentsOf: atlasPath)
         } catch {
             throw DemoError(description: "cannot load the sprite atlas: \(error)")
+        }
+        if !options.headless, let problem = Self.missingDisplay() {
+            atlas.destroy()
+            throw DemoError(description: problem)
         }
         if options.headless {
             // Keep a driver the caller chose (e.g. offscreen); otherwise no display is needed.
@@ -54,13 +50,13 @@ final class DemoApp {
         }
         do {
             host = try SDLHost(
-                title: "FrameLink AnimDemo — \(options.sprites) sprites", width: options.width,
-                height: options.height, vsync: options.vsync, refreshRate: options.refreshRate,
-                hidden: options.headless)
+                title: "FrameLink AnimDemo", width: options.width, height: options.height, vsync: options.vsync,
+                refreshRate: options.refreshRate, hidden: options.headless)
         } catch {
             atlas.destroy()
-            throw DemoError(description: "cannot open the window: \(error)")
+            throw DemoError(description: Self.explainWindowFailure(error, headless: options.headless))
         }
+        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         guard let renderer = host.renderer else { throw DemoError(description: "the renderer is gone") }
         do {
             try SDLError.check(
@@ -73,22 +69,43 @@ final class DemoApp {
             throw DemoError(description: "cannot prepare the renderer: \(error)")
         }
 
-        do {
-            text = try TextRenderer(fontPath: options.fontPath, pointSize: 14)
-        } catch {
-            Self.printError("warning: the HUD is drawn without text: \(error)")
-            text = nil
+        switch options.pacing {
+        case .auto: break
+        case .vsync: host.source.pacing = .vsync
+        case .deadline: host.source.pacing = .deadline
+        case .off:
+            // The renderer has no vsync flag, so a source that trusts present to block on vsync
+            // starts each frame as soon as the last one is presented: no pacing at all.
+            host.source.pacing = .vsync
+            host.source.note = (host.source.note.map { "\($0); " } ?? "") + "--pacing off: frames are not paced"
         }
-        scene = Scene(count: options.sprites, width: options.width, height: options.height, seed: options.seed)
+
+        if options.showsHUD {
+            do {
+                text = try TextRenderer(fontPath: options.fontPath, pointSize: 14)
+            } catch {
+                printError("warning: the HUD is drawn without text: \(error)")
+                text = nil
+            }
+        }
+        let timeline: Scene.Timeline = options.headless ? .fixedStep(host.refreshRate.period) : .realTime
+        scene = Scene(
+            count: options.sprites, width: options.width, height: options.height, seed: options.seed,
+            timeline: timeline)
         hud = HUD(
             statistics: host.loop.statistics, budget: host.refreshRate.period, width: options.width,
             height: options.height, text: text)
+        hud.isHidden = !options.showsHUD
+        stalls = StallInjector(duration: options.stallDuration, every: options.stallEvery)
     }
 
-    /// Runs the demo until the window is closed, Esc is pressed, or `--frames` frames have run;
-    /// then saves the screenshot and the report and prints the summary.
-    func run() throws {
+    /// Runs the demo until the window is closed, Esc is pressed, a signal arrives, or `--frames`
+    /// frames have run; then saves the screenshot and the report and prints the summary.
+    ///
+    /// - Throws: ``DemoError`` when the screenshot or the report cannot be written (after the run).
+    func run() throws -> Outcome {
         scene.attach(to: host.loop)
+        stalls.attach(to: host.loop)
         try installTimers()
         installHandlers()
         refreshHUDText()
@@ -96,11 +113,15 @@ final class DemoApp {
 
         let firstFrame = host.loop.frameIndex
         if let frames = options.frames {
+            stalls.lastFrame = firstFrame + Int64(frames)
             host.run(frames: frames)
         } else {
             host.run()
         }
         let framesRun = host.loop.frameIndex - firstFrame
+        if isShowingProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        let outcome = Outcome(
+            endedBy: endedBy ?? (options.frames != nil ? "frames" : "window closed"), signal: receivedSignal)
 
         var failure: DemoError?
         if let path = options.screenshotPath {
@@ -111,25 +132,24 @@ final class DemoApp {
             }
         }
         let report = DemoReport(
-            host: host, framesRun: framesRun, sprites: options.sprites, seed: options.seed,
-            headless: options.headless, videoDriver: SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none")
-        if let path = options.reportPath, failure == nil {
+            host: host, framesRun: framesRun, sprites: scene.count, options: options, videoDriver: videoDriver,
+            stalls: stalls.stalls, timeScale: scene.clock.timeScale, endedBy: outcome.endedBy)
+        if let path = options.reportPath {
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 try encoder.encode(report).write(to: URL(fileURLWithPath: path))
             } catch {
-                failure = DemoError(description: "cannot write the report to \(path): \(error.localizedDescription)")
+                failure = failure ?? DemoError(description: "cannot write the report to \(path): \(error)")
             }
         }
         shutDown()
 
         print(report.paragraph)
-        if options.headless {
-            print("Screenshot: \(options.screenshotPath ?? "none (add --screenshot PATH)")")
-            print("Report: \(options.reportPath ?? "none (add --report PATH)")")
-        }
+        print("Screenshot: \(options.screenshotPath ?? "none (add --screenshot PATH)")")
+        print("Report: \(options.reportPath ?? "none (add --report PATH)")")
         if let failure { throw failure }
+        return outcome
     }
 
     // MARK: Setup
@@ -143,9 +163,14 @@ final class DemoApp {
         let text = try FrameTimer(target: self, interval: .milliseconds(250)) { app, _ in app.refreshHUDText() }
         text.label = "hud text"
         text.add(to: host.loop, forMode: .common)
-        timers = [clock, text]
 
-        if options.headless {
+        // Signals are checked between frames, as input is: the run then ends like a closed window.
+        let signals = try FrameTimer(target: self, interval: .milliseconds(50)) { app, _ in app.checkSignals() }
+        signals.label = "signals"
+        signals.add(to: host.loop, forMode: .common)
+        timers = [clock, text, signals]
+
+        if options.frames != nil, isatty(STDERR_FILENO) != 0 {
             let progress = try FrameTimer(target: self, interval: .seconds(1)) { app, _ in app.printProgress() }
             progress.label = "progress"
             progress.add(to: host.loop, forMode: .common)
@@ -174,16 +199,49 @@ final class DemoApp {
     // MARK: Main loop
 
     private func handle(_ event: SDL_Event) {
+        scene.motion.handle(event)
+        if event.type == SDL_QUIT.rawValue, endedBy == nil {
+            endedBy = "window closed"
+        }
         guard event.type == SDL_KEYDOWN.rawValue, event.key.repeat == 0 else { return }
-        switch event.key.keysym.sym {
+        let key = event.key.keysym.sym
+        switch key {
         case Int32(SDLK_ESCAPE.rawValue):
+            endedBy = "escape"
             host.loop.stop()
         case Int32(SDLK_SPACE.rawValue):
-            scene.togglePause(now: host.loop.now)
-            refreshHUDText()
+            scene.togglePause()
+        case Int32(SDLK_PLUS.rawValue), Int32(SDLK_EQUALS.rawValue), Int32(SDLK_KP_PLUS.rawValue):
+            scene.setCount(min(scene.count * 2, DemoOptions.maximumSprites))
+        case Int32(SDLK_MINUS.rawValue), Int32(SDLK_KP_MINUS.rawValue):
+            scene.setCount(max(scene.count / 2, 1))
+        case Int32(SDLK_s.rawValue):
+            stalls.requestStall()
+        case Int32(SDLK_v.rawValue):
+            host.source.pacing = host.source.mode == .vsync ? .deadline : .vsync
+        case Int32(SDLK_1.rawValue):
+            scene.link?.preferredFrameRate = .hz30
+        case Int32(SDLK_2.rawValue):
+            scene.link?.preferredFrameRate = .hz60
+        case Int32(SDLK_3.rawValue):
+            scene.link?.preferredFrameRate = .hz120
+        case Int32(SDLK_4.rawValue):
+            scene.link?.preferredFrameRate = nil
+        case Int32(SDLK_t.rawValue):
+            scene.toggleSlowMotion()
+        case Int32(SDLK_h.rawValue):
+            hud.isHidden.toggle()
         default:
-            break
+            return
         }
+        refreshHUDText()
+    }
+
+    private func checkSignals() {
+        guard receivedSignal == nil, let received = InterruptSignal.pending else { return }
+        receivedSignal = received
+        endedBy = received == SIGINT ? "SIGINT" : received == SIGTERM ? "SIGTERM" : "signal \(received)"
+        host.loop.stop()
     }
 
     private func draw(on renderer: OpaquePointer) {
@@ -196,22 +254,29 @@ final class DemoApp {
     }
 
     private func refreshHUDText() {
+        guard !hud.isHidden else { return }
         let statistics = host.loop.statistics
+        let rate = scene.link?.preferredFrameRate.map { "\($0)" } ?? "display rate"
+        let timeScale = scene.clock.timeScale == 1 ? "1×" : "\(format(scene.clock.timeScale, decimals: 2))× (slow)"
         hud.setLines([
-            "\(format(hud.recentFramesPerSecond, decimals: 1)) fps   \(options.sprites) sprites   "
-                + "dropped \(statistics.droppedFrames) in \(statistics.dropEvents) events",
-            "mode: \(host.loop.currentMode)\(scene.isPaused ? "   sprites paused" : "")   "
-                + "renderer: \(host.rendererName)",
-            "[space] pause sprites   [drag] .tracking: the clock stops   [esc] quit",
+            "\(format(hud.recentFramesPerSecond, decimals: 1)) fps   frame \(format(hud.lastFrameMilliseconds, decimals: 1)) ms"
+                + "   dropped \(statistics.droppedFrames) in \(statistics.dropEvents) events   hitch ratio "
+                + "\(format(statistics.hitchTimeRatio, decimals: 1)) ms/s",
+            "pacing: \(host.source.mode.rawValue)\(options.pacing == .off ? " (off)" : "") at \(host.source.refreshRate)"
+                + "   \(scene.count) sprites at \(rate)   time \(timeScale)\(scene.isPaused ? "   PAUSED" : "")",
+            "mode: \(host.loop.currentMode)   renderer: \(host.rendererName)",
+            "[space] pause  [+/-] sprites  [S] stall  [V] vsync/deadline  [1-4] 30/60/120/display Hz",
+            "[T] slow motion  [H] hide HUD  [drag] .tracking: the clock stops  [esc] quit",
         ])
     }
 
     private func printProgress() {
         let statistics = host.loop.statistics
-        var line = "frame \(host.loop.frameIndex)"
+        var line = "\rAnimDemo: frame \(host.loop.frameIndex)"
         if let frames = options.frames { line += "/\(frames)" }
-        line += ", \(format(hud.recentFramesPerSecond, decimals: 1)) fps, \(statistics.droppedFrames) dropped"
-        Self.printError(line)
+        line += ", \(format(hud.recentFramesPerSecond, decimals: 1)) fps, \(statistics.droppedFrames) dropped   "
+        FileHandle.standardError.write(Data(line.utf8))
+        isShowingProgress = true
     }
 
     // MARK: Shutdown
@@ -220,6 +285,7 @@ final class DemoApp {
         for timer in timers { timer.invalidate() }
         timers.removeAll()
         scene.link?.invalidate()
+        stalls.invalidate()
         host.eventHandler = nil
         host.renderHandler = nil
         atlas.destroy()
@@ -228,8 +294,21 @@ final class DemoApp {
         host.close()
     }
 
-    /// Prints `message` on stderr, prefixed with the program's name.
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("AnimDemo: \(message)\n".utf8))
+    /// Why a window cannot be shown, or `nil` when there is a display (or the caller chose SDL's video
+    /// driver with `SDL_VIDEODRIVER`). Without a display SDL would fall back to its offscreen driver
+    /// and run an invisible window.
+    private static func missingDisplay() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let isSet = { (name: String) in !(environment[name] ?? "").isEmpty }
+        guard !isSet("DISPLAY"), !isSet("WAYLAND_DISPLAY"), !isSet("SDL_VIDEODRIVER") else { return nil }
+        return "there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set): run under "
+            + "Xvfb (xvfb-run -a AnimDemo …) or with --headless --frames N"
+    }
+
+    /// One line that says why the window could not be opened.
+    private static func explainWindowFailure(_ error: SDLError, headless: Bool) -> String {
+        headless
+            ? "cannot start SDL's headless video driver: \(error)"
+            : "cannot open the window: \(error) (without a display, run under xvfb-run or with --headless)"
     }
 }

@@ -1,49 +1,22 @@
 import FrameLink
 import FrameLinkSDL
 
-/// What AnimDemo writes with `--report`: the run's frame statistics and the settings that produced
-/// them, as JSON.
+/// What AnimDemo writes with `--report`: FrameLink's own ``FrameReport`` of the run (under
+/// `statistics`) and the settings and events of the demo that produced it, as JSON.
 ///
 /// Dropped frames follow FrameLink's rule: with refresh period P, an interval I between two frames
-/// drops `round(I / P) − 1` frames when I > 1.5 P.
+/// drops `round(I / P) − 1` frames when I > 1.5 P. Each drop in `statistics.drops` names the phase and
+/// the callback that overran; injected stalls are blamed on the link labelled `"injected stall"`.
 struct DemoReport: Codable {
-    /// Frame-time percentiles in milliseconds.
-    struct FrameIntervals: Codable {
-        var p50: Double
-        var p90: Double
-        var p99: Double
-        var max: Double
-    }
-
-    /// Frames the loop ran.
-    var frames: Int64
-    /// Frame intervals recorded (frames that followed a frame, while a display link was active).
-    var intervals: Int
+    /// The loop's statistics: frames, drops with blame, hitch ratio, percentiles, pacing.
+    var statistics: FrameReport
+    /// Frames the loop ran (one more than the intervals in `statistics.frames`).
+    var framesRun: Int64
+    /// The mean frame interval in milliseconds: the cost of a frame when pacing is off.
+    var millisecondsPerFrame: Double
     /// Time covered by the recorded intervals, in seconds.
     var durationSeconds: Double
-    /// Intervals per second.
-    var meanFramesPerSecond: Double
-    /// Frame interval percentiles, in milliseconds.
-    var frameIntervalMilliseconds: FrameIntervals
-    /// The refresh period drops are counted against, in milliseconds.
-    var periodMilliseconds: Double
-    /// Frames dropped in all.
-    var droppedFrames: Int
-    /// Intervals that dropped at least one frame.
-    var dropEvents: Int
-    /// The longest hitch (interval minus one period), in milliseconds.
-    var longestHitchMilliseconds: Double
-    /// Hitch milliseconds per second of frames (good < 5, warning 5–10, critical > 10).
-    var hitchTimeRatio: Double
-    /// How frames were paced, and why.
-    var pacing: String
-    /// The renderer, and whether it fell back to software.
-    var renderer: String
-    /// The refresh rate SDL reported for the display in hertz, or nil for none.
-    var displayRefreshRate: Int?
-    /// The rate the loop paced to, in hertz.
-    var pacedRefreshRate: Double
-    /// Number of sprites.
+    /// Number of sprites at the end of the run.
     var sprites: Int
     /// The seed of sprite placement and motion.
     var seed: UInt64
@@ -51,58 +24,67 @@ struct DemoReport: Codable {
     var headless: Bool
     /// The SDL video driver in use.
     var videoDriver: String
-    /// The most recent drop events, with the phase and callback that overran.
-    var drops: [FrameReport.Drop]
+    /// The renderer, and whether it fell back to software.
+    var renderer: String
+    /// The pacing asked for on the command line: auto, vsync, deadline or off.
+    var pacingRequested: String
+    /// The mode the frame source was in at the end: vsync or deadline.
+    var pacingMode: String
+    /// The refresh rate SDL reported for the display in hertz, or nil for none.
+    var displayRefreshRate: Int?
+    /// The rate the loop paced to, in hertz.
+    var pacedRefreshRate: Double
+    /// The game clock's time scale at the end (1 normal, below 1 slow motion).
+    var timeScale: Double
+    /// The label that injected stalls are blamed on.
+    var stallLabel: String
+    /// The stalls injected (`--stall-every`, the S key), in order.
+    var injectedStalls: [StallInjector.Stall]
+    /// What ended the run: frames, escape, window closed, SIGINT or SIGTERM.
+    var endedBy: String
 
     /// Builds the report from the loop's statistics and the host after a run.
     @MainActor
-    init(host: SDLHost, framesRun: Int64, sprites: Int, seed: UInt64, headless: Bool, videoDriver: String) {
-        let statistics = host.loop.statistics.report
-        frames = framesRun
-        intervals = statistics.frames
-        durationSeconds = host.loop.statistics.elapsed.secondsValue
-        meanFramesPerSecond = statistics.meanFramesPerSecond
-        frameIntervalMilliseconds = FrameIntervals(
-            p50: statistics.frameTimeP50Milliseconds, p90: statistics.frameTimeP90Milliseconds,
-            p99: statistics.frameTimeP99Milliseconds, max: statistics.frameTimeMaxMilliseconds)
-        periodMilliseconds = statistics.periodMilliseconds
-        droppedFrames = statistics.droppedFrames
-        dropEvents = statistics.dropEvents
-        longestHitchMilliseconds = statistics.longestHitchMilliseconds
-        hitchTimeRatio = statistics.hitchTimeRatio
-        pacing = host.pacingDescription
+    init(
+        host: SDLHost, framesRun: Int64, sprites: Int, options: DemoOptions, videoDriver: String,
+        stalls: [StallInjector.Stall], timeScale: Double, endedBy: String
+    ) {
+        let loopStatistics = host.loop.statistics
+        statistics = loopStatistics.report
+        self.framesRun = framesRun
+        durationSeconds = loopStatistics.elapsed.secondsValue
+        millisecondsPerFrame = loopStatistics.frames > 0 ? durationSeconds * 1e3 / Double(loopStatistics.frames) : 0
+        self.sprites = sprites
+        seed = options.seed
+        headless = options.headless
+        self.videoDriver = videoDriver
         renderer = host.rendererDescription
+        pacingRequested = options.pacing.rawValue
+        pacingMode = options.pacing == .off ? "off" : host.source.mode.rawValue
         displayRefreshRate = host.displayRefreshRate
         pacedRefreshRate = host.refreshRate.framesPerSecond
-        self.sprites = sprites
-        self.seed = seed
-        self.headless = headless
-        self.videoDriver = videoDriver
-        drops = statistics.drops
+        self.timeScale = timeScale
+        stallLabel = StallInjector.label
+        injectedStalls = stalls
+        self.endedBy = endedBy
     }
 
-    /// A one-paragraph account of the run for the terminal.
+    /// A one-paragraph account of the run for the terminal, then FrameLink's summary.
     var paragraph: String {
         func ms(_ value: Double) -> String { format(value, decimals: 2) }
         let verdict =
-            hitchTimeRatio < 5 ? "good" : hitchTimeRatio <= 10 ? "warning" : "critical"
+            statistics.hitchTimeRatio < 5 ? "good" : statistics.hitchTimeRatio <= 10 ? "warning" : "critical"
         var text =
-            "AnimDemo ran \(frames) frames of \(sprites) sprites (seed \(seed)) with the \(renderer) "
-            + "on the \(videoDriver) video driver. Over \(intervals) frame intervals in "
-            + "\(format(durationSeconds, decimals: 2)) s (\(format(meanFramesPerSecond, decimals: 1)) fps) the frame "
-            + "interval was p50 \(ms(frameIntervalMilliseconds.p50)) ms, p99 \(ms(frameIntervalMilliseconds.p99)) ms, "
-            + "max \(ms(frameIntervalMilliseconds.max)) ms against a period of \(ms(periodMilliseconds)) ms. "
-            + "\(droppedFrames) frame\(droppedFrames == 1 ? " was" : "s were") dropped in \(dropEvents) drop "
-            + "event\(dropEvents == 1 ? "" : "s") (an interval I drops round(I/P) − 1 frames when I > 1.5 P); "
-            + "longest hitch \(ms(longestHitchMilliseconds)) ms, hitch-time ratio "
-            + "\(ms(hitchTimeRatio)) ms/s (\(verdict)). Pacing: \(pacing)."
-        if let worst = drops.max(by: { $0.intervalMilliseconds < $1.intervalMilliseconds }) {
-            text +=
-                " Worst drop: frame \(worst.frame), \(ms(worst.intervalMilliseconds)) ms, where \(worst.phase) took "
-                + "\(ms(worst.phaseMilliseconds)) ms"
-            if let culprit = worst.culprit { text += " (slowest: \(culprit), \(ms(worst.culpritMilliseconds)) ms)" }
-            text += "."
+            "AnimDemo ran \(framesRun) frames of \(sprites) sprites (seed \(seed)) with the \(renderer) on the "
+            + "\(videoDriver) video driver, ended by \(endedBy). Over \(statistics.frames) frame intervals in "
+            + "\(format(durationSeconds, decimals: 2)) s (\(ms(millisecondsPerFrame)) ms per frame, "
+            + "\(format(statistics.meanFramesPerSecond, decimals: 1)) fps) \(statistics.droppedFrames) "
+            + "frame\(statistics.droppedFrames == 1 ? " was" : "s were") dropped in \(statistics.dropEvents) drop "
+            + "event\(statistics.dropEvents == 1 ? "" : "s"); hitch-time ratio "
+            + "\(ms(statistics.hitchTimeRatio)) ms/s (\(verdict))."
+        if !injectedStalls.isEmpty {
+            text += " \(injectedStalls.count) stall\(injectedStalls.count == 1 ? " was" : "s were") injected."
         }
-        return text
+        return text + "\n" + statistics.summary
     }
 }

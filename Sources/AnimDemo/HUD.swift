@@ -2,8 +2,10 @@ import CSDL2
 import Foundation
 import FrameLink
 
-/// The heads-up display: a bar graph of the last 240 frame intervals with the frame budget line, a
-/// clock ticked by a `.default`-mode timer, and text lines (when a font is available).
+/// The heads-up display: a bar graph of the last 240 frame intervals with the frame budget line
+/// (dropped frames in red, late ones in yellow), a clock ticked by a `.default`-mode timer, and text
+/// lines (when a font is available): fps, frame time, dropped frames, hitch-time ratio, pacing mode,
+/// sprite count and time scale.
 ///
 /// The clock shows the run-loop-mode lesson: its timer is in `.default`, so it stops while the left
 /// mouse button drags (the loop is in `.tracking`), while the sprites (a `.common` link) keep moving.
@@ -11,6 +13,9 @@ import FrameLink
 final class HUD {
     /// Seconds counted by the `.default` clock timer.
     private(set) var clockTicks = 0
+
+    /// Whether the HUD is hidden (`H`): nothing is drawn.
+    var isHidden = false
 
     private let statistics: FrameStatistics
     private let budgetNanoseconds: Int64
@@ -55,8 +60,16 @@ final class HUD {
         return total > 0 ? Double(count) / (Double(total) / 1e9) : 0
     }
 
-    /// Draws the graph, the clock and the text.
+    /// The most recent frame interval in milliseconds, or 0 before any.
+    var lastFrameMilliseconds: Double {
+        var last: Int64 = 0
+        statistics.forEachRecentFrame { interval, _ in last = interval }
+        return Double(last) / 1e6
+    }
+
+    /// Draws the graph, the clock and the text, unless the HUD is hidden.
     func draw(on renderer: OpaquePointer) {
+        guard !isHidden else { return }
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         drawGraph(on: renderer)
         drawClock(on: renderer)

@@ -1,29 +1,40 @@
 public import CSDL2
 public import FrameLink
 
-/// A window with an SDL renderer that drives a ``FrameLoop``: the tie between FrameLink's timing
-/// core and an SDL2 game.
+/// A window and its presenter — an SDL renderer or an OpenGL context — that drive a `FrameLoop`:
+/// the tie between FrameLink's timing core and an SDL2 game.
 ///
-/// The host initializes SDL's video subsystem, opens a centred window, creates a renderer
-/// (accelerated with `SDL_RENDERER_PRESENTVSYNC`, falling back to the software renderer) and owns a
-/// ``loop`` paced by a ``DeadlineSource`` at the display's refresh rate. Each frame it:
+/// A host either **creates** what it needs or **adopts** what the game already has:
 ///
-/// 1. presents the previous frame (`SDL_RenderPresent`) and waits for vsync or the next deadline;
+/// - ``init(title:width:height:vsync:refreshRate:hidden:)`` initializes SDL's video subsystem,
+///   opens a centred window and creates a renderer (accelerated with `SDL_RENDERER_PRESENTVSYNC`,
+///   falling back to the software renderer). ``close()`` destroys them and shuts video down again.
+/// - ``init(adopting:renderer:refreshRate:)`` drives the loop from the game's own `SDL_Window` and
+///   `SDL_Renderer`; ``init(adoptingGLWindow:vsync:refreshRate:)`` from the game's own window with a
+///   current OpenGL context, presenting with `SDL_GL_SwapWindow`. An adopting host never creates or
+///   destroys a window, renderer or context, and never starts or quits SDL: ``close()`` only lets
+///   go of them.
+///
+/// Either way, the host owns a ``loop`` paced by a `PresentSource` whose frame boundary is the
+/// present (`SDL_RenderPresent` or `SDL_GL_SwapWindow`). Each frame it:
+///
+/// 1. presents the previous frame and waits for vsync or the next deadline;
 /// 2. pumps SDL events: every event goes to ``eventHandler``; `SDL_QUIT` stops the loop; a drag
 ///    with the left mouse button switches the loop to `.tracking` until the button is released, so
 ///    `.default` timers and links pause while `.common` ones go on (the run-loop-mode lesson of
 ///    iOS scrolling);
 /// 3. lets the loop fire its timers and display links;
-/// 4. calls ``renderHandler`` with the renderer: draw the frame there.
+/// 4. calls ``renderHandler`` with the renderer (renderer hosts), then ``drawHandler``: draw the
+///    frame there.
 ///
 /// While no display link is active the loop sleeps until its next timer, waking early when input
 /// arrives (`SDL_PumpEvents` + `SDL_HasEvents`), so an idle game uses no CPU.
 ///
-/// Pacing: the loop's source is a ``PresentSource`` around `SDL_RenderPresent`. It detects whether
-/// present really blocks on vsync (and keeps checking), measures the real refresh period when it
-/// does, and otherwise paces by an absolute nanosecond deadline grid at ``refreshRate`` (sleep, then
-/// spin a fraction of a millisecond); ``pacingDescription`` says which and why. Under the dummy and
-/// offscreen drivers, and under Xvfb, SDL reports no refresh rate and 60 Hz is assumed.
+/// Pacing: the ``source`` detects whether present really blocks on vsync (and keeps checking),
+/// measures the real refresh period when it does, and otherwise paces by an absolute nanosecond
+/// deadline grid at ``refreshRate`` (sleep, then spin a fraction of a millisecond);
+/// ``pacingDescription`` says which and why. Under the dummy and offscreen drivers, and under Xvfb,
+/// SDL reports no refresh rate and 60 Hz is assumed.
 ///
 /// ```swift
 /// let host = try SDLHost(title: "Game", width: 1280, height: 720)
@@ -35,26 +46,57 @@ public import FrameLink
 /// host.close()
 /// ```
 ///
+/// A game that made its own window and renderer keeps them, and lends them to the host:
+///
+/// ```swift
+/// let window = SDL_CreateWindow("Game", 0, 0, 1280, 720, 0)
+/// let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue)
+/// let host = try SDLHost(adopting: window!, renderer: renderer!)
+/// host.renderHandler = { renderer in scene.draw(on: renderer) }
+/// host.run()
+/// host.close()                      // the window and renderer are still the game's
+/// SDL_DestroyRenderer(renderer)
+/// ```
+///
 /// SDL has one event queue per process and must be called from the main thread: use one host at a
-/// time, on the main actor. Closing the host (or releasing it) shuts SDL's video down again.
+/// time, on the main actor.
 @MainActor
 public final class SDLHost {
-    /// The window's title.
+    /// How a host presents a frame.
+    public enum PresentMethod: Sendable, Equatable {
+        /// `SDL_RenderPresent` on the host's ``SDLHost/renderer``.
+        case renderer
+        /// `SDL_GL_SwapWindow` on the host's ``SDLHost/window``, whose OpenGL context the game made.
+        case openGL
+    }
+
+    /// The window's title (read from the window when it was adopted).
     public let title: String
 
     /// The window (`SDL_Window *`), or `nil` once the host is closed.
     public private(set) var window: OpaquePointer?
 
-    /// The renderer (`SDL_Renderer *`), or `nil` once the host is closed.
+    /// The renderer (`SDL_Renderer *`), or `nil` for an OpenGL host and once the host is closed.
     public private(set) var renderer: OpaquePointer?
+
+    /// The OpenGL context (`SDL_GLContext`) that was current on the window when an OpenGL host
+    /// adopted it, or `nil` for a renderer host and once the host is closed.
+    public private(set) var glContext: SDL_GLContext?
+
+    /// How the host presents: with an SDL renderer or by swapping an OpenGL window.
+    public let presentMethod: PresentMethod
+
+    /// Whether the host adopted a game's window (and renderer or GL context) instead of creating its
+    /// own. An adopting host never destroys them and never starts or quits SDL.
+    public let isAdopted: Bool
 
     /// The frame loop the host drives: add display links and timers to it.
     public let loop: FrameLoop
 
-    /// The source that produces the loop's frames: `SDL_RenderPresent` is its frame boundary; it
-    /// detects whether present blocks on vsync and paces by deadline when it does not. Its
-    /// `present` and `inputPending` hooks belong to the host; set its `pacing` (automatic, vsync,
-    /// deadline) and `automaticFrameRate` freely.
+    /// The source that produces the loop's frames: the present is its frame boundary; it detects
+    /// whether present blocks on vsync and paces by deadline when it does not. Its `present` and
+    /// `inputPending` hooks belong to the host; set its `pacing` (automatic, vsync, deadline) and
+    /// `automaticFrameRate` freely.
     public let source: PresentSource
 
     /// The refresh rate SDL reports for the window's display in hertz, or `nil` when it reports
@@ -65,18 +107,25 @@ public final class SDLHost {
     /// refresh rate, else 60 Hz.
     public let refreshRate: FrameRate
 
-    /// The SDL render driver in use, such as `"opengl"` or `"software"`.
+    /// The SDL render driver in use, such as `"opengl"` or `"software"`; for an OpenGL host,
+    /// `"OpenGL"` followed by the context's `GL_RENDERER` string.
     public let rendererName: String
 
-    /// Whether the host fell back to (or was given) SDL's software renderer.
+    /// Whether the host fell back to (or was given) SDL's software renderer. Always false for an
+    /// OpenGL host.
     public let isSoftwareRenderer: Bool
 
-    /// Whether the renderer was created with `SDL_RENDERER_PRESENTVSYNC` and reports the flag.
-    /// SDL's dummy and offscreen drivers ignore it; Xvfb emulates it.
+    /// Whether presents were asked to wait for vsync: the renderer reports
+    /// `SDL_RENDERER_PRESENTVSYNC`, or the OpenGL swap interval is not zero. SDL's dummy and
+    /// offscreen drivers ignore the flag; Xvfb emulates it.
     public let hasVSyncFlag: Bool
 
-    /// A one-line account of the renderer: its name, flags, and why the host fell back to software
-    /// if it did.
+    /// The OpenGL swap interval in effect for an OpenGL host — −1 adaptive vsync, 1 vsync, 0 none —
+    /// or `nil` for a renderer host.
+    public let swapInterval: Int?
+
+    /// A one-line account of the presenter: the renderer's name and flags (or the GL context and
+    /// its swap interval), whether it was adopted, and why the host fell back to software if it did.
     public let rendererDescription: String
 
     /// A one-line account of how frames are paced, and why, for logs and reports: the source's own
@@ -92,7 +141,22 @@ public final class SDLHost {
 
     /// Called once per frame, after timers and display links, with the renderer (`SDL_Renderer *`):
     /// clear and draw the frame here. The host presents it at the start of the next frame.
-    public var renderHandler: (@MainActor (OpaquePointer) -> Void)?
+    ///
+    /// Only a renderer host has a renderer: setting this on an OpenGL host stops the program with a
+    /// message; use ``drawHandler`` there.
+    public var renderHandler: (@MainActor (OpaquePointer) -> Void)? {
+        didSet {
+            precondition(
+                renderHandler == nil || presentMethod == .renderer,
+                "SDLHost.renderHandler needs an SDL renderer, but this host presents with SDL_GL_SwapWindow: "
+                    + "set drawHandler and draw with OpenGL instead")
+        }
+    }
+
+    /// Called once per frame after ``renderHandler``, with no argument: on an OpenGL host, draw the
+    /// frame here with OpenGL (the adopted context is current). The host swaps at the start of the
+    /// next frame.
+    public var drawHandler: (@MainActor () -> Void)?
 
     /// Whether `SDL_QUIT` (the window's close button, or a pushed quit event) stops the loop after
     /// ``eventHandler`` has seen it; true by default.
@@ -104,12 +168,15 @@ public final class SDLHost {
     /// Whether a left-button drag is in progress (the loop is in `.tracking` because of it).
     public internal(set) var isTrackingDrag = false
 
-    /// The number of frames presented (`SDL_RenderPresent` calls by the host).
+    /// The number of frames presented (`SDL_RenderPresent` or `SDL_GL_SwapWindow` calls by the host).
     public private(set) var presentCount = 0
 
     var isLeftButtonDown = false
     var modeBeforeDrag: RunLoopMode = .default
     var hasUnpresentedFrame = false
+    private let ownsVideoSubsystem: Bool
+
+    // MARK: Creating a host
 
     /// Opens a window with a renderer and a frame loop paced to the display.
     ///
@@ -117,64 +184,91 @@ public final class SDLHost {
     ///   - title: The window title.
     ///   - width: The window width in screen coordinates, 1...16384.
     ///   - height: The window height in screen coordinates, 1...16384.
-    ///   - vsync: Whether to ask the renderer for `SDL_RENDERER_PRESENTVSYNC`.
+    ///   - vsync: Whether to ask the renderer for `SDL_RENDERER_PRESENTVSYNC`; without it the host
+    ///     paces by deadline.
     ///   - override: A rate to pace to instead of the display's refresh rate.
     ///   - hidden: Whether to create the window hidden (for tests and headless runs).
     /// - Throws: ``SDLError`` when a size is out of range or SDL cannot initialize video, open the
     ///   window or create any renderer; SDL's own message is included.
-    public init(
+    public convenience init(
         title: String, width: Int, height: Int, vsync: Bool = true,
         refreshRate override: FrameRate? = nil, hidden: Bool = false
     ) throws(SDLError) {
-        for (name, value) in [("width", width), ("height", height)] where !(1...16_384).contains(value) {
-            throw SDLError(operation: "SDLHost.init", message: "window \(name) \(value) is out of range 1...16384")
-        }
-        self.title = title
+        let setup = try Self.createWindowAndRenderer(
+            title: title, width: width, height: height, vsync: vsync, hidden: hidden)
+        self.init(setup, refreshRate: override)
+    }
 
-        SDL_SetMainReady()
-        try SDLError.check(SDL_InitSubSystem(SDL_INIT_VIDEO), "SDL_InitSubSystem(SDL_INIT_VIDEO)")
-        var windowFlags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        windowFlags |= hidden ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
-        guard
-            let window = SDL_CreateWindow(
-                title, CSDL2_WindowPosCentered(), CSDL2_WindowPosCentered(), Int32(width), Int32(height),
-                windowFlags)
-        else {
-            let error = SDLError.current("SDL_CreateWindow(\(width)×\(height))")
-            Self.quitVideo()
-            throw error
-        }
+    /// Drives a frame loop from a window and renderer that the game created and keeps owning.
+    ///
+    /// The host presents with `SDL_RenderPresent(renderer)` and paces as the renderer allows: with
+    /// `SDL_RENDERER_PRESENTVSYNC` it detects whether present really blocks on vsync; without it, it
+    /// paces by deadline. The renderer's vsync setting is left as the game made it.
+    ///
+    /// ``close()`` (or releasing the host) neither destroys the window or the renderer nor quits SDL:
+    /// they stay the game's, and so does destroying them — after the host is closed.
+    ///
+    /// - Parameters:
+    ///   - window: The game's window (`SDL_Window *`).
+    ///   - renderer: The game's renderer for that window (`SDL_Renderer *`).
+    ///   - override: A rate to pace to instead of the display's refresh rate.
+    /// - Throws: ``SDLError`` when SDL's video subsystem is not initialized, `window` or `renderer`
+    ///   is not a live SDL object, or `renderer` draws to another window.
+    public convenience init(
+        adopting window: OpaquePointer, renderer: OpaquePointer, refreshRate override: FrameRate? = nil
+    ) throws(SDLError) {
+        let setup = try Self.adoptRenderer(renderer, of: window)
+        self.init(setup, refreshRate: override)
+    }
 
-        let created: CreatedRenderer
-        do throws(SDLError) {
-            created = try Self.createRenderer(for: window, vsync: vsync)
-        } catch {
-            SDL_DestroyWindow(window)
-            Self.quitVideo()
-            throw error
-        }
-        self.window = window
-        renderer = created.renderer
-        rendererName = created.name
-        isSoftwareRenderer = created.isSoftware
-        hasVSyncFlag = created.hasVSync
-        rendererDescription = created.description
+    /// Drives a frame loop from a window with an OpenGL context that the game created, made current
+    /// on that window, and keeps owning.
+    ///
+    /// The host presents with `SDL_GL_SwapWindow(window)`. With `vsync` it sets the context's swap
+    /// interval to −1 (adaptive vsync: a late frame is shown at once instead of waiting a whole
+    /// period) where the driver has it, else to 1; when the driver accepts neither (Xvfb's GLX
+    /// does not), the interval stays 0, the host paces by deadline, and ``pacingDescription`` gives
+    /// SDL's reason. Without `vsync` it sets the interval to 0 and paces by deadline.
+    ///
+    /// ``close()`` (or releasing the host) neither deletes the context nor destroys the window nor
+    /// quits SDL. Draw in ``drawHandler``; ``renderHandler`` is for renderer hosts.
+    ///
+    /// - Parameters:
+    ///   - window: The game's window (`SDL_Window *`), created with `SDL_WINDOW_OPENGL`.
+    ///   - vsync: Whether to ask for a swap interval that waits for vsync (true by default).
+    ///   - override: A rate to pace to instead of the display's refresh rate.
+    /// - Throws: ``SDLError`` when SDL's video subsystem is not initialized, `window` is not a live
+    ///   SDL window, it was created without `SDL_WINDOW_OPENGL`, or no OpenGL context is current on
+    ///   it (call `SDL_GL_MakeCurrent(window, context)` first).
+    public convenience init(
+        adoptingGLWindow window: OpaquePointer, vsync: Bool = true, refreshRate override: FrameRate? = nil
+    ) throws(SDLError) {
+        let setup = try Self.adoptGLWindow(window, vsync: vsync)
+        self.init(setup, refreshRate: override)
+    }
 
-        let reported = Self.reportedRefreshRate(of: window)
+    /// The one initializer every public one goes through, once the window and presenter are ready.
+    private init(_ setup: _PresenterSetup, refreshRate override: FrameRate?) {
+        title = setup.title
+        window = setup.window
+        renderer = setup.renderer
+        glContext = setup.glContext
+        presentMethod = setup.glContext == nil ? .renderer : .openGL
+        isAdopted = setup.isAdopted
+        ownsVideoSubsystem = !setup.isAdopted
+        rendererName = setup.name
+        isSoftwareRenderer = setup.isSoftware
+        hasVSyncFlag = setup.hasVSync
+        swapInterval = setup.swapInterval
+        rendererDescription = setup.description
+
+        let reported = Self.reportedRefreshRate(of: setup.window)
         displayRefreshRate = reported
         let displayRate = reported.flatMap { try? FrameRate(numerator: Int64($0)) }
         refreshRate = override ?? displayRate ?? .hz60
-        // Present one black frame now: the first present maps the window and sets up the driver
-        // (over 100 ms under Xvfb), which would otherwise count as a long first frame.
-        SDL_SetRenderDrawColor(created.renderer, 0, 0, 0, 255)
-        SDL_RenderClear(created.renderer)
-        SDL_RenderPresent(created.renderer)
-        SDL_PumpEvents()
 
-        source = PresentSource(displayRefreshRate: refreshRate, pacing: vsync ? .automatic : .deadline)
-        source.note = Self.pacingReason(
-            override: override, reported: reported, vsyncFlag: created.hasVSync, vsyncRequested: vsync,
-            rendererName: created.name)
+        source = PresentSource(displayRefreshRate: refreshRate, pacing: setup.hasVSync ? .automatic : .deadline)
+        source.note = Self.pacingReason(override: override, reported: reported, vsync: setup.vsyncNote)
         loop = FrameLoop(source: source)
         installHooks()
     }
@@ -183,16 +277,19 @@ public final class SDLHost {
         close()
     }
 
-    /// Whether the window and renderer are open (true until ``close()``).
-    public var isOpen: Bool { renderer != nil }
+    /// Whether the host still drives its window (true until ``close()``).
+    public var isOpen: Bool { window != nil }
 
-    /// The size of the renderer's output in pixels (larger than the window on high-DPI screens), or
-    /// zero once closed.
+    /// The size of the drawable area in pixels (the renderer's output, or the GL drawable; larger
+    /// than the window on high-DPI screens), or zero once closed.
     public var outputSize: (width: Int, height: Int) {
-        guard let renderer else { return (0, 0) }
         var width: Int32 = 0
         var height: Int32 = 0
-        guard SDL_GetRendererOutputSize(renderer, &width, &height) == 0 else { return (0, 0) }
+        if let renderer {
+            guard SDL_GetRendererOutputSize(renderer, &width, &height) == 0 else { return (0, 0) }
+        } else if let window {
+            SDL_GL_GetDrawableSize(window, &width, &height)
+        }
         return (Int(width), Int(height))
     }
 
@@ -215,13 +312,16 @@ public final class SDLHost {
         loop.run(frames: frames)
     }
 
-    /// Stops the loop, releases ``eventHandler`` and ``renderHandler``, destroys the renderer and the
-    /// window, and shuts SDL's video subsystem down (and SDL itself once nothing else of it is in
-    /// use). Safe to call twice, and from inside a handler; the host's deinitializer calls it too.
+    /// Stops the loop, releases ``eventHandler``, ``renderHandler`` and ``drawHandler``, and lets go
+    /// of the window. Safe to call twice, and from inside a handler; the host's deinitializer calls
+    /// it too.
     ///
-    /// Destroy your own textures before closing: SDL frees them with the renderer.
+    /// A host that created its window destroys the renderer and the window and shuts SDL's video
+    /// subsystem down (and SDL itself once nothing else of it is in use): destroy your own textures
+    /// before closing, as SDL frees them with the renderer. An adopting host destroys nothing and
+    /// quits nothing: the window, renderer or GL context stay the game's, usable as before.
     public func close() {
-        guard let renderer else { return }
+        guard let window else { return }
         loop.stop()
         source.present = nil
         source.inputPending = nil
@@ -230,15 +330,19 @@ public final class SDLHost {
         // The game's handlers often capture the host: release them so nothing keeps it alive.
         eventHandler = nil
         renderHandler = nil
-        SDL_DestroyRenderer(renderer)
-        self.renderer = nil
-        if let window {
+        drawHandler = nil
+        if !isAdopted {
+            if let renderer { SDL_DestroyRenderer(renderer) }
             SDL_DestroyWindow(window)
-            self.window = nil
         }
+        renderer = nil
+        glContext = nil
+        self.window = nil
         isTrackingDrag = false
         isLeftButtonDown = false
-        Self.quitVideo()
+        if ownsVideoSubsystem {
+            Self.quitVideo()
+        }
     }
 
     // MARK: Frame hooks
@@ -256,8 +360,9 @@ public final class SDLHost {
             self?.pumpEvents()
         }
         loop.renderHandler = { [weak self] _ in
-            guard let self, let renderer = self.renderer else { return }
-            self.renderHandler?(renderer)
+            guard let self, self.isOpen else { return }
+            if let renderer = self.renderer { self.renderHandler?(renderer) }
+            self.drawHandler?()
             self.hasUnpresentedFrame = true
         }
     }
@@ -265,83 +370,17 @@ public final class SDLHost {
     /// Presents the frame drawn since the last present, if any; never presents a frame twice (the
     /// back buffer's content is undefined after a present).
     func presentIfNeeded() {
-        guard hasUnpresentedFrame, let renderer else { return }
+        guard hasUnpresentedFrame, let window else { return }
         hasUnpresentedFrame = false
-        SDL_RenderPresent(renderer)
+        if let renderer {
+            SDL_RenderPresent(renderer)
+        } else {
+            SDL_GL_SwapWindow(window)
+        }
         presentCount += 1
     }
 
-    // MARK: Setup helpers
-
-    private struct CreatedRenderer {
-        var renderer: OpaquePointer
-        var name: String
-        var isSoftware: Bool
-        var hasVSync: Bool
-        var description: String
-    }
-
-    private static func createRenderer(for window: OpaquePointer, vsync: Bool) throws(SDLError) -> CreatedRenderer {
-        let vsyncFlag = vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
-        var fallbackReason: String?
-        var renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | vsyncFlag)
-        if renderer == nil {
-            fallbackReason = SDLError.current("SDL_CreateRenderer(accelerated)").message
-            renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue | vsyncFlag)
-        }
-        let created = try SDLError.check(
-            renderer, "SDL_CreateRenderer(software, after accelerated failed: \(fallbackReason ?? "?"))")
-
-        var info = SDL_RendererInfo()
-        var name = "unknown"
-        var flags: UInt32 = 0
-        if SDL_GetRendererInfo(created, &info) == 0 {
-            name = info.name.map { String(cString: $0) } ?? "unknown"
-            flags = info.flags
-        }
-        let isSoftware = flags & SDL_RENDERER_SOFTWARE.rawValue != 0 || name == "software"
-        let hasVSync = flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
-        var description = "\(name) renderer (\(isSoftware && name != "software" ? "software, " : "")"
-        description += hasVSync ? "vsync flag set)" : vsync ? "vsync flag not honoured)" : "vsync off)"
-        if let fallbackReason {
-            description += "; fell back to software because the accelerated renderer failed: \(fallbackReason)"
-        }
-        return CreatedRenderer(
-            renderer: created, name: name, isSoftware: isSoftware, hasVSync: hasVSync, description: description)
-    }
-
-    private static func reportedRefreshRate(of window: OpaquePointer) -> Int? {
-        var mode = SDL_DisplayMode()
-        if SDL_GetWindowDisplayMode(window, &mode) == 0, mode.refresh_rate > 0 {
-            return Int(mode.refresh_rate)
-        }
-        let display = SDL_GetWindowDisplayIndex(window)
-        if display >= 0, SDL_GetCurrentDisplayMode(display, &mode) == 0, mode.refresh_rate > 0 {
-            return Int(mode.refresh_rate)
-        }
-        return nil
-    }
-
-    private static func pacingReason(
-        override: FrameRate?, reported: Int?, vsyncFlag: Bool, vsyncRequested: Bool, rendererName: String
-    ) -> String {
-        var text: String
-        if let override {
-            text = "rate set by the caller (\(override))"
-        } else if let reported {
-            text = "the display's reported refresh rate (\(reported) Hz)"
-        } else {
-            text = "the display reports no refresh rate, 60 Hz assumed"
-        }
-        if vsyncFlag {
-            text += "; the \(rendererName) renderer has the vsync flag"
-        } else if vsyncRequested {
-            text += "; vsync requested, but the \(rendererName) renderer does not honour it"
-        } else {
-            text += "; vsync off"
-        }
-        return text
-    }
+    // MARK: Helpers
 
     /// Shuts down the video subsystem this host started, and SDL when nothing else of it is running.
     static func quitVideo() {

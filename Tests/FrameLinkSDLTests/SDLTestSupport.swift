@@ -73,6 +73,40 @@ enum SDLTestSupport {
         )
     }
 
+    /// The colour of pixel (x, y) of what `renderer` holds now (`SDL_RenderReadPixels`), as
+    /// `[red, green, blue]` in `rgb`, or `nil` if SDL cannot read it.
+    @MainActor
+    static func readPixel(_ renderer: OpaquePointer, x: Int32, y: Int32) -> (rgb: [UInt8], alpha: UInt8)? {
+        var value: UInt32 = 0
+        var rect = SDL_Rect(x: x, y: y, w: 1, h: 1)
+        guard SDL_RenderReadPixels(renderer, &rect, SDL_PIXELFORMAT_ARGB8888.rawValue, &value, 4) == 0 else {
+            return nil
+        }
+        let rgb = [value >> 16, value >> 8, value].map { UInt8(truncatingIfNeeded: $0) }
+        return (rgb, UInt8(truncatingIfNeeded: value >> 24))
+    }
+
+    /// Every pixel of the image at `path` as opaque-or-not ARGB8888 words, row by row, with the
+    /// image's size; `nil` if SDL_image cannot load it.
+    static func pixels(ofImageAt path: String) -> (width: Int, height: Int, argb: [UInt32])? {
+        guard let loaded = IMG_Load(path) else { return nil }
+        defer { SDL_FreeSurface(loaded) }
+        guard let surface = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_ARGB8888.rawValue, 0) else {
+            return nil
+        }
+        defer { SDL_FreeSurface(surface) }
+        let width = Int(surface.pointee.w)
+        let height = Int(surface.pointee.h)
+        guard let base = surface.pointee.pixels else { return nil }
+        var argb: [UInt32] = []
+        argb.reserveCapacity(width * height)
+        for row in 0..<height {
+            let line = (base + row * Int(surface.pointee.pitch)).assumingMemoryBound(to: UInt32.self)
+            argb.append(contentsOf: UnsafeBufferPointer(start: line, count: width))
+        }
+        return (width, height, argb)
+    }
+
     /// The size of the image at `path`, or `nil` if SDL_image cannot load it.
     static func imageSize(at path: String) -> (width: Int, height: Int)? {
         guard let surface = IMG_Load(path) else { return nil }

@@ -285,7 +285,10 @@ public final class FrameLoop {
         let now = timestamp.nanoseconds
         let period = source.refreshRate.periodNanoseconds
         var phases = workPhases
-        phases[.presentWait] = max(0, now - waitStart)
+        let wait = max(0, now - waitStart)
+        let present = min(max(0, source.lastPresentDuration), wait)
+        phases[.present] = present
+        phases[.presentWait] = wait - present
         let interval = now - previous
         let record = FrameRecord(
             index: frameIndex, timestamp: now, interval: interval,

@@ -78,9 +78,16 @@ public final class DeadlineSource: FrameSource {
     /// Presents (if a present function is set), then sleeps and spins to the next grid deadline and
     /// returns the time it reached it.
     public func waitForNextFrame() -> FrameInstant {
-        present?()
+        if let present {
+            let start = clock.nanoseconds()
+            present()
+            lastPresentDuration = clock.nanoseconds() - start
+        }
         return waitForDeadline(framesAfterLast: 1)
     }
+
+    /// How long the last present call took, in nanoseconds.
+    public private(set) var lastPresentDuration: Int64 = 0
 
     /// Sleeps and spins to the grid point `frames` after the last frame (or the first one still in
     /// the future, if that has passed) and returns the time reached.

@@ -29,6 +29,10 @@ public protocol FrameSource: AnyObject {
     /// Called when a loop starts using the source. The default does nothing.
     func attach(to loop: FrameLoop)
 
+    /// How long the last present call took, in nanoseconds (0 for sources that do not present):
+    /// blamed as the `present` phase, apart from the wait that follows it.
+    var lastPresentDuration: Int64 { get }
+
     /// How the source paces frames and why, for reports (for example
     /// `"deadline 60 Hz: present returned in 0.05 ms, vsync not honoured"`).
     var pacingDescription: String { get }
@@ -41,6 +45,9 @@ public protocol FrameSource: AnyObject {
 extension FrameSource {
     /// Does nothing: most sources need no reference to their loop.
     public func attach(to loop: FrameLoop) {}
+
+    /// Zero: the source does not present.
+    public var lastPresentDuration: Int64 { 0 }
 
     /// The source's type and rate, such as `"ManualFrameSource at 60 Hz"`.
     public var pacingDescription: String { "\(type(of: self)) at \(refreshRate)" }

@@ -28,6 +28,8 @@ public final class PresentSource: FrameSource {
         case vsync
         /// Always pace by deadline after presenting.
         case deadline
+        /// No pacing: present and start the next frame at once, to measure what a frame costs.
+        case unpaced
     }
 
     /// How the source is pacing now.
@@ -36,6 +38,8 @@ public final class PresentSource: FrameSource {
         case vsync
         /// Present returns at once; the source sleeps and spins to a deadline grid.
         case deadline
+        /// Frames follow one another as fast as they are made (pacing off).
+        case unpaced
     }
 
     /// The requested pacing. Changing it takes effect at the next frame.
@@ -118,6 +122,9 @@ public final class PresentSource: FrameSource {
         case .deadline:
             mode = .deadline
             reason = "deadline pacing requested"
+        case .unpaced:
+            mode = .unpaced
+            reason = "pacing off requested"
         case .automatic:
             mode = .deadline
             reason = "measuring whether present blocks on vsync"
@@ -144,6 +151,8 @@ public final class PresentSource: FrameSource {
             text = "vsync (\(rate)): \(reason)"
         case .deadline:
             text = "deadline \(displayRefreshRate): \(reason)"
+        case .unpaced:
+            text = "unpaced: \(reason)"
         }
         if let autoRateReason { text += "; \(autoRateReason)" }
         if let note { text += " (\(note))" }
@@ -170,7 +179,7 @@ public final class PresentSource: FrameSource {
 
         let timestamp: FrameInstant
         switch mode {
-        case .vsync:
+        case .vsync, .unpaced:
             timestamp = FrameInstant(nanoseconds: presentEnd)
         case .deadline:
             timestamp = deadline.waitForDeadline(framesAfterLast: Int64(presentInterval))
@@ -214,6 +223,7 @@ public final class PresentSource: FrameSource {
         switch pacing {
         case .vsync: switchMode(to: .vsync, because: "vsync requested")
         case .deadline: switchMode(to: .deadline, because: "deadline pacing requested")
+        case .unpaced: switchMode(to: .unpaced, because: "pacing off requested")
         case .automatic:
             isJitterDemoted = false
             reason = "measuring whether present blocks on vsync"
@@ -231,6 +241,8 @@ public final class PresentSource: FrameSource {
             } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity {
                 reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
             }
+        case .unpaced:
+            break
         case .vsync:
             if median * 10 < period {
                 switchMode(

@@ -35,7 +35,7 @@ public final class FrameLog {
 
     /// The CSV header line.
     public static let csvHeader =
-        "index,timestamp_ns,interval_ns,dropped,present_wait_ns,events_ns,timers_ns,links_ns,render_ns"
+        "index,timestamp_ns,interval_ns,dropped,present_wait_ns,events_ns,timers_ns,links_ns,render_ns,present_ns"
 
     /// The log as CSV: a header, a `# period_ns=` comment, then one line per frame.
     public var csv: String {
@@ -72,8 +72,9 @@ public final class FrameLog {
                 continue
             }
             let fields = line.split(separator: ",").map { Int64($0) }
-            guard fields.count == 9, fields.allSatisfy({ $0 != nil }) else {
-                throw .invalidCount("frame log line \(number + 1) is not 9 integers: \(line.prefix(80))")
+            let expected = 4 + FramePhase.allCases.count
+            guard fields.count == expected, fields.allSatisfy({ $0 != nil }) else {
+                throw .invalidCount("frame log line \(number + 1) is not \(expected) integers: \(line.prefix(80))")
             }
             let values = fields.map { $0! }
             var phases = PhaseDurations()
@@ -95,6 +96,7 @@ extension FramePhase {
         case .timers: "timers_ns"
         case .links: "links_ns"
         case .render: "render_ns"
+        case .present: "present_ns"
         }
     }
 }

@@ -1,9 +1,11 @@
 /// The phases of a frame, in the order they run.
 ///
-/// `presentWait` is the time spent waiting for the frame boundary (a present blocking on vsync, or
-/// the pacer sleeping to its deadline); the others are the loop's work between two boundaries.
+/// `present` is the present call's own work (a software or llvmpipe renderer draws there) up to
+/// the point where it starts blocking; `presentWait` is the rest of the wait for the frame boundary
+/// (vsync, or the pacer sleeping to its deadline); the others are the loop's work between two
+/// boundaries.
 public enum FramePhase: Int, CaseIterable, Sendable, CustomStringConvertible {
-    /// Waiting for the frame boundary: present, vsync, or the deadline pacer.
+    /// Waiting for the frame boundary after presenting: vsync, or the deadline pacer.
     case presentWait
     /// The event handler (input pumping).
     case events
@@ -13,6 +15,8 @@ public enum FramePhase: Int, CaseIterable, Sendable, CustomStringConvertible {
     case links
     /// The render handler.
     case render
+    /// The present call (when it does not block on vsync: the renderer's own work).
+    case present
 
     /// The phase's name as used in reports: `"present wait"`, `"events"`, …
     public var description: String {
@@ -22,17 +26,18 @@ public enum FramePhase: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .timers: "timers"
         case .links: "links"
         case .render: "render"
+        case .present: "present"
         }
     }
 
     /// The phases that are the loop's own work (everything but the wait).
-    public static let work: [FramePhase] = [.events, .timers, .links, .render]
+    public static let work: [FramePhase] = [.events, .timers, .links, .render, .present]
 }
 
 /// How long each phase of one frame interval took, in nanoseconds.
 public struct PhaseDurations: Hashable, Sendable {
     /// Nanoseconds per phase, indexed by `FramePhase.rawValue`.
-    public var nanoseconds: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+    public var nanoseconds: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
 
     /// Creates durations that are all zero.
     public init() {}
@@ -46,6 +51,7 @@ public struct PhaseDurations: Hashable, Sendable {
             case .timers: nanoseconds.2
             case .links: nanoseconds.3
             case .render: nanoseconds.4
+            case .present: nanoseconds.5
             }
         }
         set {
@@ -55,6 +61,7 @@ public struct PhaseDurations: Hashable, Sendable {
             case .timers: nanoseconds.2 = newValue
             case .links: nanoseconds.3 = newValue
             case .render: nanoseconds.4 = newValue
+            case .present: nanoseconds.5 = newValue
             }
         }
     }

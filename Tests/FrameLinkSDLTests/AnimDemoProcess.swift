@@ -1,0 +1,156 @@
+import Foundation
+import FrameLink
+import XCTest
+
+/// Runs the AnimDemo executable as a subprocess, as a user would, and collects what it did.
+///
+/// The binary is found next to the test bundle (SwiftPM builds executables and the test bundle into
+/// the same folder: `swift build --build-tests` builds both), or at `$ANIMDEMO` if that is set.
+/// Output goes to files, not pipes, so a chatty run can never block on a full pipe.
+struct AnimDemoProcess {
+    /// What one run left behind.
+    struct Result {
+        /// The exit status (meaningful when `exitedNormally`).
+        var status: Int32
+        /// Whether the process exited (true) or was killed by a signal (false: a crash).
+        var exitedNormally: Bool
+        /// Whether the run had to be killed because it overran its time limit.
+        var timedOut: Bool
+        var standardOutput: String
+        var standardError: String
+
+        /// The non-empty lines written to stderr.
+        var errorLines: [String] {
+            standardError.split(whereSeparator: \.isNewline).map(String.init).filter {
+                !$0.trimmingCharacters(in: .whitespaces).isEmpty
+            }
+        }
+    }
+
+    /// The package's root folder (for `assets/` and `scripts/`).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The repository's sprite atlas folder.
+    static var assetsFolder: String { packageRoot.appendingPathComponent("assets").path }
+
+    /// The AnimDemo binary, or `nil` when it has not been built.
+    static var executable: URL? {
+        if let override = ProcessInfo.processInfo.environment["ANIMDEMO"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        var candidates: [URL] = []
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(runner.deletingLastPathComponent())
+        if let bundle = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            candidates.append(bundle.deletingLastPathComponent())
+        }
+        for folder in candidates {
+            // The runner may be `<bin>/FrameLinkPackageTests.xctest` itself or inside a bundle folder.
+            for base in [folder, folder.deletingLastPathComponent()] {
+                let binary = base.appendingPathComponent("AnimDemo")
+                if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+            }
+        }
+        return nil
+    }
+
+    /// The binary, or a test failure that says how to build it.
+    static func requireExecutable(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        guard let executable else {
+            XCTFail(
+                "AnimDemo is not built next to the tests: run `swift build --build-tests` first (or set ANIMDEMO)",
+                file: file, line: line)
+            throw XCTSkip("AnimDemo binary not found")
+        }
+        return executable
+    }
+
+    /// Runs AnimDemo with `arguments`, with the environment changed by `environment` (a `nil` value
+    /// removes a variable), killing it after `timeout` seconds. `whileRunning` is called once the
+    /// process has started (to send it a signal or close its window); it gets the process.
+    static func run(
+        _ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60,
+        whileRunning: ((Process) -> Void)? = nil
+    ) throws -> Result {
+        let executable = try requireExecutable()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        process.environment = variables
+        let outputPath = temporaryPath(".out")
+        let errorPath = temporaryPath(".err")
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: outputPath)
+            try? FileManager.default.removeItem(atPath: errorPath)
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        whileRunning?(process)
+
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            usleep(10_000)
+        }
+        var timedOut = false
+        if process.isRunning {
+            timedOut = true
+            process.terminate()
+            let grace = Date().addingTimeInterval(3)
+            while process.isRunning && Date() < grace { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try output.close()
+        try errors.close()
+        return Result(
+            status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
+            timedOut: timedOut,
+            standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
+
+    /// A fresh path in the temporary folder for a file with `suffix`.
+    static func temporaryPath(_ suffix: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("animdemo-\(UUID().uuidString)\(suffix)").path
+    }
+}
+
+/// The parts of AnimDemo's JSON report that the tests read: FrameLink's own report and the demo's
+/// fields.
+struct AnimDemoReport: Decodable {
+    /// One injected stall.
+    struct Stall: Decodable {
+        var frame: Int64
+        var milliseconds: Double
+    }
+
+    var statistics: FrameReport
+    var framesRun: Int64
+    var millisecondsPerFrame: Double
+    var sprites: Int
+    var seed: UInt64
+    var headless: Bool
+    var videoDriver: String
+    var renderer: String
+    var pacingRequested: String
+    var pacingMode: String
+    var timeScale: Double
+    var stallLabel: String
+    var injectedStalls: [Stall]
+    var endedBy: String
+
+    /// Reads and decodes the report at `path`.
+    static func load(_ path: String) throws -> AnimDemoReport {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONDecoder().decode(AnimDemoReport.self, from: data)
+    }
+}

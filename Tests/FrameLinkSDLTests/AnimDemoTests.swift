@@ -1,0 +1,340 @@
+import CSDL2
+import Foundation
+import FrameLink
+import XCTest
+
+/// AnimDemo run as a subprocess, as a newcomer runs it: bad input ends with one clear line and a
+/// non-zero status (never a crash or a hang), a headless run writes a report whose injected stalls
+/// are all blamed on the stall and a screenshot that shows sprites, and signals and a closed window
+/// end the run cleanly with the report written.
+final class AnimDemoTests: XCTestCase {
+    private var assets: String { AnimDemoProcess.assetsFolder }
+
+    /// Runs AnimDemo and checks it failed the way bad input must: it exited (no crash, no hang) with
+    /// `status`, after exactly one line on stderr that contains `fragment`.
+    private func assertRefused(
+        _ arguments: [String], status: Int32 = 64, saying fragment: String,
+        environment: [String: String?] = ["SDL_VIDEODRIVER": "dummy"], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let result = try AnimDemoProcess.run(arguments, environment: environment, timeout: 30)
+        let shown = "\(arguments): stderr \(result.standardError.debugDescription)"
+        XCTAssertFalse(result.timedOut, "hung: \(shown)", file: file, line: line)
+        XCTAssertTrue(result.exitedNormally, "crashed: \(shown)", file: file, line: line)
+        XCTAssertEqual(result.status, status, shown, file: file, line: line)
+        XCTAssertEqual(result.errorLines.count, 1, "one line on stderr: \(shown)", file: file, line: line)
+        let message = result.errorLines.first ?? ""
+        XCTAssertTrue(message.hasPrefix("AnimDemo: error: "), shown, file: file, line: line)
+        XCTAssertTrue(message.contains(fragment), "expected '\(fragment)' in: \(message)", file: file, line: line)
+    }
+
+    private var headless: [String] { ["--headless", "--frames", "5", "--assets", assets] }
+
+    // MARK: Bad input
+
+    func testANegativeSpriteCountIsRefused() throws {
+        try assertRefused(headless + ["--sprites", "-3"], saying: "--sprites -3 is out of range")
+        try assertRefused(headless + ["--sprites=-1"], saying: "--sprites -1 is out of range")
+    }
+
+    func testZeroSpritesAreRefused() throws {
+        try assertRefused(headless + ["--sprites", "0"], saying: "--sprites 0 is out of range")
+    }
+
+    func testAnAbsurdSpriteCountIsRefused() throws {
+        try assertRefused(headless + ["--sprites", "100001"], saying: "--sprites 100001 is out of range")
+        try assertRefused(headless + ["--sprites", "99999999999999999999999"], saying: "--sprites")
+        try assertRefused(headless + ["--sprites", "lots"], saying: "--sprites")
+    }
+
+    func testAnUnknownFlagIsRefused() throws {
+        try assertRefused(headless + ["--bogus"], saying: "--bogus")
+        try assertRefused(headless + ["extra"], saying: "extra")
+    }
+
+    func testARefreshRateOfZeroOrLessIsRefused() throws {
+        try assertRefused(headless + ["--refresh-rate", "0"], saying: "--refresh-rate 0.0")
+        try assertRefused(headless + ["--refresh-rate", "-60"], saying: "--refresh-rate -60.0")
+    }
+
+    func testANaNOrInfiniteRefreshRateIsRefused() throws {
+        try assertRefused(headless + ["--refresh-rate", "nan"], saying: "--refresh-rate nan")
+        try assertRefused(headless + ["--refresh-rate", "inf"], saying: "--refresh-rate inf")
+    }
+
+    func testOtherInvalidOptionsAreRefused() throws {
+        try assertRefused(["--headless", "--assets", assets], saying: "--headless needs --frames")
+        try assertRefused(headless + ["--frames", "0"], saying: "--frames 0")
+        try assertRefused(headless + ["--stall-every", "0"], saying: "--stall-every 0")
+        try assertRefused(headless + ["--stall-ms", "-5"], saying: "--stall-ms -5")
+        try assertRefused(headless + ["--pacing", "sideways"], saying: "sideways")
+        try assertRefused(headless + ["--pacing", "vsync", "--no-vsync"], saying: "--pacing vsync")
+        try assertRefused(headless + ["--width", "10"], saying: "--width 10")
+        try assertRefused(headless + ["--seed", "-1"], saying: "--seed")
+        try assertRefused(
+            headless + ["--report", "/nonexistent-\(UUID().uuidString)/r.json"], saying: "does not exist")
+    }
+
+    func testAMissingAssetIsReported() throws {
+        let folder = "/nonexistent-\(UUID().uuidString)"
+        try assertRefused(
+            ["--headless", "--frames", "5", "--assets", folder], status: 1, saying: "cannot load the sprite atlas")
+    }
+
+    func testACorruptAssetIsReported() throws {
+        let folder = AnimDemoProcess.temporaryPath("-assets")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let atlas = (folder as NSString).appendingPathComponent("sprites.png")
+
+        // Not an image at all.
+        try Data("this is not a PNG\n".utf8).write(to: URL(fileURLWithPath: atlas))
+        try assertRefused(
+            ["--headless", "--frames", "5", "--assets", folder], status: 1, saying: "cannot load the sprite atlas")
+
+        // A PNG cut short.
+        let real = try Data(
+            contentsOf: URL(fileURLWithPath: (assets as NSString).appendingPathComponent("sprites.png")))
+        try real.prefix(real.count / 3).write(to: URL(fileURLWithPath: atlas))
+        try assertRefused(
+            ["--headless", "--frames", "5", "--assets", folder], status: 1, saying: "cannot load the sprite atlas")
+
+        // A valid PNG of the wrong size.
+        let surface = try XCTUnwrap(SDL_CreateRGBSurfaceWithFormat(0, 8, 8, 32, SDL_PIXELFORMAT_ARGB8888.rawValue))
+        defer { SDL_FreeSurface(surface) }
+        XCTAssertEqual(IMG_SavePNG(surface, atlas), 0)
+        try assertRefused(["--headless", "--frames", "5", "--assets", folder], status: 1, saying: "expected 256×64")
+    }
+
+    func testNoDisplayAndNoXvfbIsReported() throws {
+        try assertRefused(
+            ["--frames", "5", "--assets", assets], status: 1, saying: "there is no display",
+            environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
+    }
+
+    // MARK: Headless runs
+
+    func testAHeadlessRunReportsEveryInjectedStallBlamedOnTheStallAndScreenshotsSprites() throws {
+        let report = AnimDemoProcess.temporaryPath(".json")
+        let screenshot = AnimDemoProcess.temporaryPath(".png")
+        defer {
+            try? FileManager.default.removeItem(atPath: report)
+            try? FileManager.default.removeItem(atPath: screenshot)
+        }
+        let result = try AnimDemoProcess.run(
+            [
+                "--headless", "--frames", "150", "--sprites", "300", "--seed", "7", "--stall-every", "30",
+                "--stall-ms", "50", "--report", report, "--screenshot", screenshot, "--assets", assets,
+            ], environment: ["SDL_VIDEODRIVER": nil])
+        XCTAssertTrue(result.exitedNormally && result.status == 0, "\(result.status): \(result.standardError)")
+        XCTAssertTrue(result.standardOutput.contains("Report: \(report)"), result.standardOutput)
+
+        let parsed = try AnimDemoReport.load(report)
+        XCTAssertEqual(parsed.framesRun, 150)
+        XCTAssertEqual(parsed.statistics.frames, 149, "150 frames make 149 intervals")
+        XCTAssertEqual(parsed.sprites, 300)
+        XCTAssertEqual(parsed.seed, 7)
+        XCTAssertTrue(parsed.headless)
+        XCTAssertEqual(parsed.videoDriver, "dummy")
+        XCTAssertEqual(parsed.endedBy, "frames")
+        XCTAssertEqual(parsed.pacingMode, "deadline", "the dummy driver does not honour vsync")
+        XCTAssertFalse(parsed.statistics.pacing.isEmpty)
+
+        // Stalls on frames 30, 60, 90, 120 (not on the last frame, whose late successor never comes).
+        XCTAssertEqual(parsed.injectedStalls.map(\.frame), [30, 60, 90, 120])
+        for stall in parsed.injectedStalls {
+            XCTAssertGreaterThanOrEqual(stall.milliseconds, 49)
+            let drop = parsed.statistics.drops.first { $0.frame == stall.frame + 1 }
+            XCTAssertNotNil(drop, "the stall in frame \(stall.frame) is not reported as a drop")
+            guard let drop else { continue }
+            XCTAssertEqual(drop.culprit, parsed.stallLabel, "frame \(drop.frame) must be blamed on the stall")
+            XCTAssertEqual(drop.culprit, "injected stall")
+            XCTAssertEqual(drop.phase, "links")
+            XCTAssertGreaterThanOrEqual(drop.droppedFrames, 2, "a 50 ms stall at 60 Hz drops about 3 frames")
+            XCTAssertGreaterThanOrEqual(drop.culpritMilliseconds, 49)
+        }
+        XCTAssertGreaterThanOrEqual(parsed.statistics.dropEvents, 4)
+
+        // The screenshot is a 1280×720 PNG with sprites in the part of the canvas the HUD leaves free.
+        let header = try XCTUnwrap(FileManager.default.contents(atPath: screenshot)).prefix(8)
+        XCTAssertEqual(Array(header), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "not a PNG")
+        let image = try XCTUnwrap(SDLTestSupport.pixels(ofImageAt: screenshot))
+        XCTAssertEqual(image.width, 1280)
+        XCTAssertEqual(image.height, 720)
+        let background: UInt32 = 0xFF12_141C  // (18, 20, 28)
+        var covered = 0
+        var colours: Set<UInt32> = []
+        for y in 150..<500 {
+            for x in 520..<1100 {
+                let pixel = image.argb[y * image.width + x]
+                if pixel != background { covered += 1 }
+                colours.insert(pixel)
+            }
+        }
+        let share = Double(covered) / Double(350 * 580)
+        XCTAssertGreaterThan(share, 0.05, "only \(share * 100) % of the free canvas differs from the background")
+        XCTAssertGreaterThan(colours.count, 20, "a frame of sprites has many colours, got \(colours.count)")
+    }
+
+    func testAProgressLineIsShownOnATerminalOnly() throws {
+        let arguments = ["--headless", "--frames", "150", "--sprites", "50", "--assets", assets]
+        let toFile = try AnimDemoProcess.run(arguments, environment: ["SDL_VIDEODRIVER": nil])
+        XCTAssertEqual(toFile.status, 0, toFile.standardError)
+        XCTAssertEqual(toFile.standardError, "", "no progress line when stderr is not a terminal")
+
+        // `script` gives the demo a pseudo-terminal (util-linux; part of every Debian install).
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            throw XCTSkip("/usr/bin/script is not installed")
+        }
+        let executable = try AnimDemoProcess.requireExecutable().path
+        let command = ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("\rAnimDemo: frame "), "no progress line on a terminal: \(text.debugDescription)")
+        XCTAssertTrue(text.contains("/150, "), text)
+    }
+
+    func testTheSameSeedDrawsTheSamePictureHeadless() throws {
+        var images: [[UInt32]] = []
+        for seed in ["3", "3", "4"] {
+            let screenshot = AnimDemoProcess.temporaryPath(".png")
+            defer { try? FileManager.default.removeItem(atPath: screenshot) }
+            let result = try AnimDemoProcess.run(
+                [
+                    "--headless", "--frames", "12", "--sprites", "200", "--seed", seed, "--no-hud", "--screenshot",
+                    screenshot, "--assets", assets,
+                ], environment: ["SDL_VIDEODRIVER": nil])
+            XCTAssertEqual(result.status, 0, result.standardError)
+            images.append(try XCTUnwrap(SDLTestSupport.pixels(ofImageAt: screenshot)).argb)
+        }
+        XCTAssertTrue(images[0] == images[1], "the same seed must draw the same frame")
+        XCTAssertFalse(images[0] == images[2], "another seed must draw another frame")
+    }
+
+    func testSIGINTEndsTheRunCleanlyWithTheReportWritten() throws {
+        for (signal, status, name) in [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")] {
+            let report = AnimDemoProcess.temporaryPath(".json")
+            defer { try? FileManager.default.removeItem(atPath: report) }
+            let result = try AnimDemoProcess.run(
+                ["--headless", "--frames", "100000", "--sprites", "50", "--report", report, "--assets", assets],
+                environment: ["SDL_VIDEODRIVER": nil], timeout: 30
+            ) { process in
+                Thread.sleep(forTimeInterval: 1.5)
+                kill(process.processIdentifier, signal)
+            }
+            XCTAssertFalse(result.timedOut, "\(name) did not end the run")
+            XCTAssertTrue(result.exitedNormally, "\(name) must end the run, not kill the process")
+            XCTAssertEqual(result.status, status, result.standardError)
+            let parsed = try AnimDemoReport.load(report)
+            XCTAssertEqual(parsed.endedBy, name)
+            XCTAssertGreaterThan(parsed.framesRun, 10)
+            XCTAssertLessThan(parsed.framesRun, 100_000)
+        }
+    }
+}
+
+/// AnimDemo in a real X11 window: run under Xvfb (`xvfb-run -a swift test`); skipped without a
+/// `DISPLAY`.
+final class AnimDemoXvfbTests: XCTestCase {
+    private var assets: String { AnimDemoProcess.assetsFolder }
+
+    private func requireDisplay() throws {
+        guard let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty else {
+            throw XCTSkip("DISPLAY is not set: run under an X server, e.g. `xvfb-run -a swift test`")
+        }
+    }
+
+    func testAWindowedRunUnderXvfbDrawsAndReports() throws {
+        try requireDisplay()
+        let report = AnimDemoProcess.temporaryPath(".json")
+        let screenshot = AnimDemoProcess.temporaryPath(".png")
+        defer {
+            try? FileManager.default.removeItem(atPath: report)
+            try? FileManager.default.removeItem(atPath: screenshot)
+        }
+        let result = try AnimDemoProcess.run(
+            ["--frames", "40", "--sprites", "500", "--report", report, "--screenshot", screenshot, "--assets", assets],
+            environment: ["SDL_VIDEODRIVER": nil])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let parsed = try AnimDemoReport.load(report)
+        XCTAssertEqual(parsed.videoDriver, "x11")
+        XCTAssertFalse(parsed.headless)
+        XCTAssertEqual(parsed.framesRun, 40)
+        XCTAssertTrue(parsed.statistics.pacing.hasPrefix(parsed.pacingMode), parsed.statistics.pacing)
+        let image = try XCTUnwrap(SDLTestSupport.pixels(ofImageAt: screenshot))
+        let distinct = Set(image.argb).count
+        XCTAssertGreaterThan(distinct, 20, "the window's frame looks blank (\(distinct) colours)")
+    }
+
+    func testClosingTheWindowEndsTheRunCleanlyWithTheReportWritten() throws {
+        try requireDisplay()
+        let script = AnimDemoProcess.packageRoot.appendingPathComponent("scripts/x11_close_window.py").path
+        let report = AnimDemoProcess.temporaryPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        var closer: Process?
+        let result = try AnimDemoProcess.run(
+            ["--frames", "100000", "--sprites", "100", "--report", report, "--assets", assets],
+            environment: ["SDL_VIDEODRIVER": nil], timeout: 40
+        ) { _ in
+            // Let the loop run for a moment, then ask the window to close (WM_DELETE_WINDOW).
+            Thread.sleep(forTimeInterval: 1.0)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script, "FrameLink AnimDemo", "10"]
+            try? process.run()
+            closer = process
+        }
+        closer?.waitUntilExit()
+        XCTAssertEqual(closer?.terminationStatus, 0, "the close script could not reach the window")
+        XCTAssertFalse(result.timedOut, "closing the window did not end the run")
+        XCTAssertTrue(result.exitedNormally)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let parsed = try AnimDemoReport.load(report)
+        XCTAssertEqual(parsed.endedBy, "window closed")
+        XCTAssertGreaterThan(parsed.framesRun, 10)
+    }
+
+    func testTheKeysWorkAndEscapeQuits() throws {
+        try requireDisplay()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
+            throw XCTSkip("xdotool is not installed (apt-get install xdotool)")
+        }
+        let report = AnimDemoProcess.temporaryPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let result = try AnimDemoProcess.run(
+            ["--frames", "100000", "--sprites", "100", "--report", report, "--assets", assets],
+            environment: ["SDL_VIDEODRIVER": nil], timeout: 40
+        ) { _ in
+            Thread.sleep(forTimeInterval: 1.0)
+            // +: 200 sprites; S: one stall; T: slow motion; 1: sprite link at 30 Hz; V, H, space: no crash.
+            for key in ["plus", "s", "t", "1", "v", "h", "space", "h", "space", "Escape"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+                process.arguments = ["search", "--sync", "--name", "FrameLink AnimDemo", "key", "--window", "%1", key]
+                try? process.run()
+                process.waitUntilExit()
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        XCTAssertFalse(result.timedOut, "Esc did not end the run")
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let parsed = try AnimDemoReport.load(report)
+        XCTAssertEqual(parsed.endedBy, "escape")
+        XCTAssertEqual(parsed.sprites, 200, "+ doubles the sprites")
+        XCTAssertEqual(parsed.timeScale, 0.25, "T switches to slow motion")
+        XCTAssertEqual(parsed.injectedStalls.count, 1, "S injects one stall")
+        if let stall = parsed.injectedStalls.first {
+            let drop = parsed.statistics.drops.first { $0.frame == stall.frame + 1 }
+            XCTAssertEqual(drop?.culprit, "injected stall")
+        }
+    }
+}
