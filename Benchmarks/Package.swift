@@ -24,7 +24,16 @@ let package = Package(
             ],
             path: "Benchmarks/FrameBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "AnimationBenchmarks",
+            dependencies: [
+                .product(name: "FrameLink", package: frameLinkIdentity),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/AnimationBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How quickly a ``DecayAnimation`` slows down: the fraction of its velocity kept after each
+/// millisecond, as `UIScrollView.DecelerationRate`.
+///
+/// ```swift
+/// let fling = try DecayAnimation(from: 0.0, initialVelocity: 1500, decelerationRate: .fast)
+/// let custom = try DecelerationRate(0.995)
+/// ```
+public struct DecelerationRate: Sendable, Hashable, CustomStringConvertible {
+    /// The fraction of velocity kept per millisecond, strictly between 0 and 1.
+    public let rawValue: Double
+
+    /// Keeps 99.8 % of the velocity per millisecond: a scroll view's normal deceleration.
+    public static let normal = DecelerationRate(unchecked: 0.998)
+
+    /// Keeps 99 % per millisecond: a paging scroll view's quick stop.
+    public static let fast = DecelerationRate(unchecked: 0.99)
+
+    /// Creates a rate that keeps `rawValue` of the velocity per millisecond.
+    ///
+    /// - Throws: `FrameLinkError.unsupported` unless 0 < `rawValue` < 1.
+    public init(_ rawValue: Double) throws(FrameLinkError) {
+        guard rawValue > 0, rawValue < 1 else {
+            throw .unsupported("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998")
+        }
+        self.rawValue = rawValue
+    }
+
+    private init(unchecked rawValue: Double) {
+        self.rawValue = rawValue
+    }
+
+    /// The exponential decay constant in 1/s (negative): velocity(t) = v₀·e^(constant·t).
+    public var decayConstant: Double { 1000 * log(rawValue) }
+
+    /// A description such as `"0.998 per ms"`.
+    public var description: String { "\(rawValue) per ms" }
+}
