@@ -54,6 +54,7 @@ test: deps lint build
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter QueueTimerTests 2>&1 | tee $(OUT)/test-tsan.log
 	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi
 	$(MAKE) --no-print-directory example
+	$(MAKE) --no-print-directory docs
 
 # Examples/MinimalGame: an outside package depending on FrameLink by path; built and run headless.
 example: deps
@@ -66,9 +67,12 @@ bench: deps
 
 # DocC: the FrameLink catalog (articles + every public symbol); a warning fails the build.
 docs:
+	@mkdir -p $(OUT)/docs
 	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target FrameLink \
 	  --warnings-as-errors --output-path $(OUT)/docs/FrameLink --transform-for-static-hosting
-	@echo "Documentation: $(CURDIR)/$(OUT)/docs/FrameLink"
+	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target FrameLinkSDL \
+	  --warnings-as-errors --output-path $(OUT)/docs/FrameLinkSDL --transform-for-static-hosting
+	@echo "Documentation: $(CURDIR)/$(OUT)/docs/FrameLink and $(CURDIR)/$(OUT)/docs/FrameLinkSDL"
 
 # API hygiene: breaking changes of FrameLink and FrameLinkSDL against the newest tag.
 api-check: deps
