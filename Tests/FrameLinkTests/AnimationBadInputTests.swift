@@ -38,8 +38,8 @@ struct AnimationBadInputTests {
     @Test("NaN and infinite values are rejected", arguments: [.nan, .infinity, -.infinity] as [Double])
     func badValues(value: Double) {
         let tween = error { _ = try Tween(from: value, to: 1, duration: 1) }
-        guard case .unsupported(let message)? = tween else {
-            Issue.record("expected unsupported, got \(String(describing: tween))")
+        guard case .invalidValue(let message)? = tween else {
+            Issue.record("expected invalidValue, got \(String(describing: tween))")
             return
         }
         #expect(message.contains("finite"))
@@ -60,8 +60,8 @@ struct AnimationBadInputTests {
     func badSprings() {
         for bad in [0, -1, Double.nan, .infinity] {
             let mass = error { _ = try Spring(mass: bad, stiffness: 100, damping: 10) }
-            guard case .unsupported(let message)? = mass else {
-                Issue.record("expected unsupported for mass \(bad)")
+            guard case .invalidValue(let message)? = mass else {
+                Issue.record("expected invalidValue for mass \(bad)")
                 continue
             }
             #expect(message.contains("spring mass"))

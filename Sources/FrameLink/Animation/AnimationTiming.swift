@@ -81,7 +81,7 @@ public struct AnimationTiming: Sendable, Hashable {
     ///   - autoreverses: Whether each cycle plays forward, then backward.
     ///   - fill: What is shown during the delay and after the end (``Fill/forwards`` by default).
     /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite delay;
-    ///   `.unsupported` for a speed that is not positive and finite; `.invalidCount` for a repeat
+    ///   `.invalidValue` for a speed that is not positive and finite; `.invalidCount` for a repeat
     ///   count that is NaN, zero or negative.
     public init(
         delay: Double = 0, speed: Double = 1, repeatCount: Double = 1, autoreverses: Bool = false,
@@ -91,7 +91,7 @@ public struct AnimationTiming: Sendable, Hashable {
             throw .invalidInterval("animation delay of \(delay) s: must be finite and zero or more")
         }
         guard speed.isFinite, speed > 0 else {
-            throw .unsupported("animation speed \(speed): must be finite and above zero")
+            throw .invalidValue("animation speed \(speed): must be finite and above zero")
         }
         guard repeatCount > 0 else {
             throw .invalidCount("animation repeatCount \(repeatCount): must be above zero (.infinity repeats forever)")

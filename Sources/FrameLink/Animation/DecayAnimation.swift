@@ -49,7 +49,7 @@ public struct DecayAnimation<Value: Interpolatable>: Animation {
     ///   - decelerationRate: The fraction of velocity kept per millisecond (``DecelerationRate/normal``
     ///     by default).
     ///   - threshold: The remaining distance under which the motion stops (0.001 by default).
-    /// - Throws: `FrameLinkError.unsupported` if a value is NaN or infinite or the threshold is not
+    /// - Throws: `FrameLinkError.invalidValue` if a value is NaN or infinite or the threshold is not
     ///   positive and finite.
     public init(
         from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal, threshold: Double = 0.001
@@ -88,10 +88,10 @@ public struct DecayAnimation<Value: Interpolatable>: Animation {
 
     static func validate(from: Value, velocity: Value, threshold: Double) throws(FrameLinkError) {
         guard from.isFinite, velocity.isFinite else {
-            throw .unsupported("decay from \(from) at \(velocity): values must be finite (no NaN or infinity)")
+            throw .invalidValue("decay from \(from) at \(velocity): values must be finite (no NaN or infinity)")
         }
         guard threshold.isFinite, threshold > 0 else {
-            throw .unsupported("decay threshold \(threshold): must be finite and above zero")
+            throw .invalidValue("decay threshold \(threshold): must be finite and above zero")
         }
     }
 
@@ -139,14 +139,14 @@ extension DecayAnimation where Value: BinaryFloatingPoint {
     ///   - bounce: The spring that pulls the value back onto a bound it reaches (``Spring/smooth``
     ///     by default); `nil` stops the value dead at the bound.
     ///   - threshold: The remaining distance under which the motion stops (0.001 by default).
-    /// - Throws: `FrameLinkError.unsupported` for non-finite values, bounds or threshold.
+    /// - Throws: `FrameLinkError.invalidValue` for non-finite values, bounds or threshold.
     public init(
         from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal,
         bounds: ClosedRange<Value>, bounce: Spring? = .smooth, threshold: Double = 0.001
     ) throws(FrameLinkError) {
         try Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
         guard bounds.lowerBound.isFinite, bounds.upperBound.isFinite else {
-            throw .unsupported("decay bounds \(bounds): must be finite")
+            throw .invalidValue("decay bounds \(bounds): must be finite")
         }
         let lower = bounds.lowerBound
         let upper = bounds.upperBound

@@ -25,10 +25,10 @@ public struct DecelerationRate: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a rate that keeps `rawValue` of the velocity per millisecond.
     ///
-    /// - Throws: `FrameLinkError.unsupported` unless 0 < `rawValue` < 1.
+    /// - Throws: `FrameLinkError.invalidValue` unless 0 < `rawValue` < 1.
     public init(_ rawValue: Double) throws(FrameLinkError) {
         guard rawValue > 0, rawValue < 1 else {
-            throw .unsupported("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998")
+            throw .invalidValue("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998")
         }
         self.rawValue = rawValue
     }

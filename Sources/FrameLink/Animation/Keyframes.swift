@@ -50,7 +50,7 @@ public struct Keyframes<Value: Interpolatable>: Animation {
     ///   - duration: The seconds the whole path takes.
     /// - Throws: `FrameLinkError.invalidCount` for no values or mismatched counts;
     ///   `.invalidInterval` for a bad duration or key times that are outside 0...1, NaN, or not
-    ///   ascending; `.unsupported` for a NaN or infinite value.
+    ///   ascending; `.invalidValue` for a NaN or infinite value.
     public init(
         values: [Value], keyTimes: [Double]? = nil, curves: [TimingCurve] = [], mode: Mode = .linear,
         duration: Double
@@ -60,7 +60,7 @@ public struct Keyframes<Value: Interpolatable>: Animation {
             throw .invalidInterval("keyframes duration of \(duration) s: must be finite and zero or more")
         }
         for (index, value) in values.enumerated() where !value.isFinite {
-            throw .unsupported("keyframe value \(index) is \(value): values must be finite (no NaN or infinity)")
+            throw .invalidValue("keyframe value \(index) is \(value): values must be finite (no NaN or infinity)")
         }
         if let keyTimes {
             guard keyTimes.count == values.count else {

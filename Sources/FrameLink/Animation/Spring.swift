@@ -30,17 +30,17 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     ///   - mass: The mass (1 by default); above zero and finite.
     ///   - stiffness: The stiffness; above zero and finite.
     ///   - damping: The damping; above zero and finite (an undamped spring would never settle).
-    /// - Throws: `FrameLinkError.unsupported` naming the parameter that is zero, negative, NaN or
+    /// - Throws: `FrameLinkError.invalidValue` naming the parameter that is zero, negative, NaN or
     ///   infinite.
     public init(mass: Double = 1, stiffness: Double, damping: Double) throws(FrameLinkError) {
         guard mass.isFinite, mass > 0 else {
-            throw .unsupported("spring mass \(mass): must be finite and above zero")
+            throw .invalidValue("spring mass \(mass): must be finite and above zero")
         }
         guard stiffness.isFinite, stiffness > 0 else {
-            throw .unsupported("spring stiffness \(stiffness): must be finite and above zero")
+            throw .invalidValue("spring stiffness \(stiffness): must be finite and above zero")
         }
         guard damping.isFinite, damping > 0 else {
-            throw .unsupported("spring damping \(damping): must be finite and above zero (the spring must settle)")
+            throw .invalidValue("spring damping \(damping): must be finite and above zero (the spring must settle)")
         }
         self.mass = mass
         self.stiffness = stiffness
@@ -55,13 +55,13 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     ///   - bounce: 0 for no overshoot (the default), toward 1 for more bounce, toward −1 for an
     ///     overdamped, slower approach; strictly between −1 and 1.
     /// - Throws: `FrameLinkError.invalidInterval` for a duration that is not positive and finite;
-    ///   `.unsupported` for a bounce outside −1 < bounce < 1.
+    ///   `.invalidValue` for a bounce outside −1 < bounce < 1.
     public init(duration: Double = 0.5, bounce: Double = 0) throws(FrameLinkError) {
         guard duration.isFinite, duration > 0 else {
             throw .invalidInterval("spring duration of \(duration) s: must be finite and above zero")
         }
         guard bounce > -1, bounce < 1 else {
-            throw .unsupported("spring bounce \(bounce): must be between -1 and 1 (exclusive)")
+            throw .invalidValue("spring bounce \(bounce): must be between -1 and 1 (exclusive)")
         }
         let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         try self.init(response: duration, dampingRatio: ratio)
@@ -71,13 +71,13 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     /// (1 is critical; below 1 bounces), as SwiftUI's `spring(response:dampingFraction:)` does.
     ///
     /// - Throws: `FrameLinkError.invalidInterval` for a response that is not positive and finite;
-    ///   `.unsupported` for a damping ratio that is not positive and finite.
+    ///   `.invalidValue` for a damping ratio that is not positive and finite.
     public init(response: Double, dampingRatio: Double) throws(FrameLinkError) {
         guard response.isFinite, response > 0 else {
             throw .invalidInterval("spring response of \(response) s: must be finite and above zero")
         }
         guard dampingRatio.isFinite, dampingRatio > 0 else {
-            throw .unsupported("spring damping ratio \(dampingRatio): must be finite and above zero")
+            throw .invalidValue("spring damping ratio \(dampingRatio): must be finite and above zero")
         }
         let angularFrequency = 2 * Double.pi / response
         self.mass = 1

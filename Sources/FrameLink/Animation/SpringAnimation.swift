@@ -54,18 +54,18 @@ public struct SpringAnimation<Value: Interpolatable>: Animation {
     ///   - spring: The spring (``Spring/smooth`` by default).
     ///   - threshold: The distance from `to` under which the spring counts as settled, in the
     ///     value's units (0.001 by default; half a pixel is enough for screen positions).
-    /// - Throws: `FrameLinkError.unsupported` if a value is NaN or infinite or the threshold is not
+    /// - Throws: `FrameLinkError.invalidValue` if a value is NaN or infinite or the threshold is not
     ///   positive and finite.
     public init(
         from: Value, to: Value, initialVelocity: Value = .zero, spring: Spring = .smooth, threshold: Double = 0.001
     ) throws(FrameLinkError) {
         guard from.isFinite, to.isFinite, initialVelocity.isFinite else {
-            throw .unsupported(
+            throw .invalidValue(
                 "spring from \(from) to \(to) with velocity \(initialVelocity): values must be finite (no NaN or infinity)"
             )
         }
         guard threshold.isFinite, threshold > 0 else {
-            throw .unsupported("spring threshold \(threshold): must be finite and above zero")
+            throw .invalidValue("spring threshold \(threshold): must be finite and above zero")
         }
         self.init(unchecked: from, to: to, initialVelocity: initialVelocity, spring: spring, threshold: threshold)
     }

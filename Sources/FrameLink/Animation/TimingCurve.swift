@@ -85,14 +85,14 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
     /// (x2, y2), as `CAMediaTimingFunction(controlPoints:)` and CSS `cubic-bezier()` do.
     ///
     /// The y coordinates may leave 0...1 (the curve then overshoots or anticipates).
-    /// - Throws: `FrameLinkError.unsupported` if a coordinate is NaN or infinite, or an x coordinate
+    /// - Throws: `FrameLinkError.invalidValue` if a coordinate is NaN or infinite, or an x coordinate
     ///   is outside 0...1 (the curve would not be a function of time).
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) throws(FrameLinkError) {
         guard x1.isFinite, y1.isFinite, x2.isFinite, y2.isFinite else {
-            throw .unsupported("cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)) must be finite")
+            throw .invalidValue("cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)) must be finite")
         }
         guard (0...1).contains(x1), (0...1).contains(x2) else {
-            throw .unsupported(
+            throw .invalidValue(
                 "cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)): x1 and x2 must be within 0...1")
         }
         if x1 == y1 && x2 == y2 {
@@ -104,7 +104,7 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
 
     /// A cubic Bézier timing curve; the same as ``init(controlPoints:_:_:_:)``.
     ///
-    /// - Throws: `FrameLinkError.unsupported` for non-finite points or x outside 0...1.
+    /// - Throws: `FrameLinkError.invalidValue` for non-finite points or x outside 0...1.
     public static func cubicBezier(
         _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double
     ) throws(FrameLinkError) -> TimingCurve {

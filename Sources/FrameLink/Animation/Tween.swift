@@ -27,7 +27,7 @@ public struct Tween<Value: Interpolatable>: Animation {
     ///   - curve: The timing curve (Core Animation's ease-in-ease-out by default).
     ///   - delay: Seconds to wait before starting (0 by default).
     /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite duration or
-    ///   delay; `.unsupported` if `from` or `to` is not finite.
+    ///   delay; `.invalidValue` if `from` or `to` is not finite.
     public init(
         from: Value, to: Value, duration: Double, curve: TimingCurve = .easeInOut, delay: Double = 0
     ) throws(FrameLinkError) {
@@ -38,7 +38,7 @@ public struct Tween<Value: Interpolatable>: Animation {
             throw .invalidInterval("tween delay of \(delay) s: must be finite and zero or more")
         }
         guard from.isFinite, to.isFinite else {
-            throw .unsupported("tween from \(from) to \(to): both values must be finite (no NaN or infinity)")
+            throw .invalidValue("tween from \(from) to \(to): both values must be finite (no NaN or infinity)")
         }
         self.init(unchecked: from, to: to, duration: duration, curve: curve, delay: delay)
     }

@@ -10,6 +10,9 @@ public enum FrameLinkError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidFrameRate(String)
     /// A repeat count or frame count that is out of range.
     case invalidCount(String)
+    /// A value that is NaN, infinite or outside its range (an animated value, a spring's mass, a
+    /// speed, a curve's control points).
+    case invalidValue(String)
     /// A frame source that cannot run the requested operation.
     case unsupported(String)
 
@@ -19,6 +22,7 @@ public enum FrameLinkError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidInterval(let detail): "invalid interval: \(detail)"
         case .invalidFrameRate(let detail): "invalid frame rate: \(detail)"
         case .invalidCount(let detail): "invalid count: \(detail)"
+        case .invalidValue(let detail): "invalid value: \(detail)"
         case .unsupported(let detail): "unsupported: \(detail)"
         }
     }
