@@ -65,6 +65,13 @@ struct AnimDemo: ParsableCommand {
     var pacing: PacingChoice = .auto
 
     @Option(
+        help: ArgumentHelp(
+            "How the sprites move: engine (FrameLink's animator: tweens, keyframe paths, springs that follow "
+                + "the mouse, flicks that decay) or orbit (a pure function of time).",
+            valueName: "kind"))
+    var motion: MotionChoice = .engine
+
+    @Option(
         parsing: .unconditional,
         help: ArgumentHelp("Inject a stall every N frames (blamed on the link 'injected stall').", valueName: "N"))
     var stallEvery: Int?
@@ -130,7 +137,7 @@ struct AnimDemo: ParsableCommand {
             seed: seed, assetsFolder: assets, width: width, height: height,
             refreshRate: refreshRate.flatMap { try? FrameRate(framesPerSecond: $0) },
             vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
-            stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font)
+            stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion)
         let outcome = try MainActor.assumeIsolated { () throws -> DemoApp.Outcome in
             let app = try DemoApp(options: options)
             return try app.run()
@@ -182,6 +189,14 @@ enum PacingChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     case deadline
     /// No pacing: present without vsync and start the next frame at once.
     case off
+}
+
+/// How AnimDemo moves its sprites (`--motion`).
+enum MotionChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// FrameLink's animation engine: tweens, keyframe paths, springs and decays.
+    case engine
+    /// Lissajous orbits computed from game time.
+    case orbit
 }
 
 /// Prints `message` on stderr, prefixed with the program's name.

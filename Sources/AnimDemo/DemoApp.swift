@@ -92,6 +92,13 @@ final class DemoApp {
         scene = Scene(
             count: options.sprites, width: options.width, height: options.height, seed: options.seed,
             timeline: timeline)
+        if options.motion == .engine {
+            // Headless runs animate on virtual time that follows the fixed-step game clock, so frame N
+            // is the same on every run; with a window the animator runs on the host's loop, in .common.
+            scene.motion = EngineMotion(
+                width: options.width, height: options.height, seed: options.seed,
+                loop: options.headless ? nil : host.loop)
+        }
         hud = HUD(
             statistics: host.loop.statistics, budget: host.refreshRate.period, width: options.width,
             height: options.height, text: text)
@@ -285,6 +292,7 @@ final class DemoApp {
         for timer in timers { timer.invalidate() }
         timers.removeAll()
         scene.link?.invalidate()
+        scene.motion.invalidate()
         stalls.invalidate()
         host.eventHandler = nil
         host.renderHandler = nil

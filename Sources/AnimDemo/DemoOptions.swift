@@ -22,6 +22,7 @@ struct DemoOptions: Sendable {
     var stallDuration: Duration
     var showsHUD: Bool
     var fontPath: String
+    var motion: MotionChoice = .engine
 }
 
 /// An error that ends AnimDemo with one line on stderr and a non-zero exit status.

@@ -34,7 +34,11 @@ final class Scene {
 
     /// The motion that places the sprites; replacing it re-places the current sprites.
     var motion: any SpriteMotion {
-        didSet { motion.resize(to: looks.map(\.size)) }
+        didSet {
+            oldValue.invalidate()
+            motion.resize(to: looks.map(\.size))
+            motion.setTimeScale(currentTimeScale)
+        }
     }
 
     /// The game clock: paused by `space`, slowed by `T`.
@@ -92,12 +96,19 @@ final class Scene {
     /// Pauses or resumes game time; the sprites stay where they are meanwhile.
     func togglePause() {
         if clock.isPaused { clock.resume() } else { clock.pause() }
+        motion.setTimeScale(currentTimeScale)
     }
 
     /// Switches between normal speed and slow motion.
     func toggleSlowMotion() {
         // Both scales are finite and non-negative: setTimeScale cannot throw.
         try? clock.setTimeScale(clock.timeScale == 1 ? Self.slowMotionScale : 1)
+        motion.setTimeScale(currentTimeScale)
+    }
+
+    /// How fast game time runs now: 0 while paused, else the clock's time scale.
+    private var currentTimeScale: Double {
+        clock.isPaused ? 0 : clock.timeScale
     }
 
     /// Advances the game clock to the link's frame and places the sprites.

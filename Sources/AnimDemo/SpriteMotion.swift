@@ -10,9 +10,10 @@ struct SpritePlacement {
 /// How the sprites move: the scene owns the sprites' looks (atlas cell and size) and its game clock,
 /// and asks its motion, once per frame, where every sprite is at the current game time.
 ///
-/// ``OrbitMotion`` is the demo's motion. Another motion — one built on FrameLink's animation engine,
-/// with tweens, springs that follow the mouse, keyframe paths and flicks — conforms to this protocol
-/// and replaces it with `scene.motion = …`; input reaches it through ``handle(_:)``.
+/// ``EngineMotion`` (FrameLink's animation engine: tweens, keyframe paths, springs that follow the
+/// mouse, flicks that decay) is the demo's default; ``OrbitMotion`` (`--motion orbit`) is a pure
+/// function of time. A scene starts on orbits and takes another motion with `scene.motion = …`;
+/// input reaches it through ``handle(_:)``.
 @MainActor
 protocol SpriteMotion: AnyObject {
     /// Prepares for sprites of the given sizes (in pixels), at the start and whenever the count
@@ -25,6 +26,20 @@ protocol SpriteMotion: AnyObject {
 
     /// Sees every SDL event before the scene does, for motion that reacts to input.
     func handle(_ event: SDL_Event)
+
+    /// Follows the game clock's speed: `scale` is 0 while paused, below 1 in slow motion.
+    func setTimeScale(_ scale: Double)
+
+    /// Stops for good, at the end of the run: lets go of anything the motion keeps running.
+    func invalidate()
+}
+
+extension SpriteMotion {
+    /// A motion computed from game time needs nothing more than the time it is given.
+    func setTimeScale(_ scale: Double) {}
+
+    /// A motion computed from game time keeps nothing running.
+    func invalidate() {}
 }
 
 /// Every sprite on its own Lissajous orbit, spinning: a pure function of game time, so motion keeps
