@@ -110,9 +110,17 @@ public final class FrameTimer {
     ///     no limit.
     ///   - block: Called with the timer each time it fires.
     /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
-    public init(
+    public convenience init(
         interval: Duration, repeats: Bool, repeatCount: Int? = nil,
         block: @escaping @MainActor (FrameTimer) -> Void
+    ) throws(FrameLinkError) {
+        try self.init(validating: interval, repeats: repeats, repeatCount: repeatCount, target: nil, body: block)
+    }
+
+    /// The one initializer every form goes through: validates, then stores.
+    private init(
+        validating interval: Duration, repeats: Bool, repeatCount: Int?, target: AnyObject?,
+        body: @escaping @MainActor (FrameTimer) -> Void
     ) throws(FrameLinkError) {
         intervalNanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "timer interval")
         if let repeatCount, repeatCount < 1 {
@@ -122,8 +130,9 @@ public final class FrameTimer {
         self.repeats = repeats
         self.repeatCount = repeatCount
         fireDateNanoseconds = intervalNanoseconds
-        hasWeakTarget = false
-        body = block
+        hasWeakTarget = target != nil
+        weakTarget = target
+        self.body = body
     }
 
     /// Creates a timer from an interval in seconds, as `Timer(timeInterval:repeats:block:)` does.
@@ -152,27 +161,19 @@ public final class FrameTimer {
     /// invalidates itself once `target` is gone.
     ///
     /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
-    public init<Target: AnyObject>(
+    public convenience init<Target: AnyObject>(
         target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
         block: @escaping @MainActor (Target, FrameTimer) -> Void
     ) throws(FrameLinkError) {
-        intervalNanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "timer interval")
-        if let repeatCount, repeatCount < 1 {
-            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
-        }
-        self.interval = interval
-        self.repeats = repeats
-        self.repeatCount = repeatCount
-        fireDateNanoseconds = intervalNanoseconds
-        hasWeakTarget = true
-        weakTarget = target
-        body = { [weak target] timer in
-            guard let target else {
-                timer.invalidate()
-                return
-            }
-            block(target, timer)
-        }
+        try self.init(
+            validating: interval, repeats: repeats, repeatCount: repeatCount, target: target,
+            body: { [weak target] timer in
+                guard let target else {
+                    timer.invalidate()
+                    return
+                }
+                block(target, timer)
+            })
     }
 
     /// Creates a timer and adds it to ``FrameLoop/current`` in `.default` mode, as
