@@ -55,6 +55,11 @@ test: deps lint build
 	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi
 	$(MAKE) --no-print-directory example
 	$(MAKE) --no-print-directory docs
+	@swift_testing=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
+	xctest=$$(grep -oE "Executed [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
+	tsan=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test-tsan.log | tail -1 | grep -oE "[0-9]+"); \
+	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example and docs built)"; \
+	echo "tests: $$((swift_testing + xctest + tsan)) passed, 0 failed"
 
 # Examples/MinimalGame: an outside package depending on FrameLink by path; built and run headless.
 example: deps
