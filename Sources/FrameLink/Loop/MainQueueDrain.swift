@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A loop that blocks the main thread starves that work unless it runs the main run loop: FrameLink
 /// does so once per frame without waiting, and, where a source sleeps (the deadline pacer, idle
-/// waits), sleeps *in* the main run loop for all but the last millisecond, so tasks run during the
+/// waits), sleeps *in* the main run loop for all but the last 2 ms, so tasks run during the
 /// sleep. On any other thread (Swift Testing runs `@MainActor` tests off the main thread on Linux)
 /// these do nothing but sleep.
 enum MainQueueDrain {

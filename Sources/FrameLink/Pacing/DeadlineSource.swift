@@ -108,8 +108,9 @@ public final class DeadlineSource: FrameSource {
         let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index) + epoch
         let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
         if clock === SystemClock.shared, loop?.drainsMainQueue == true {
-            // Let main-actor tasks run during most of the wait; the last millisecond is precise.
-            MainQueueDrain.sleepInMainRunLoop(untilNanoseconds: deadline - spinNanoseconds - 1_000_000)
+            // Let main-actor tasks run during most of the wait; the last 2 ms are precise (the run
+            // loop's own wake-up can be a millisecond late on a busy machine).
+            MainQueueDrain.sleepInMainRunLoop(untilNanoseconds: deadline - spinNanoseconds - 2_000_000)
         }
         if deadline - clock.nanoseconds() > spinNanoseconds {
             let wake = deadline - spinNanoseconds
