@@ -50,64 +50,93 @@ func probe(_ path: String, _ mode: String) -> (line: String, p99: Double)? {
 
 let arguments = CommandLine.arguments.dropFirst()
 var frames = 600
+var rounds = 1
 var probePath: String?
 var iterator = arguments.makeIterator()
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(2)
+}
 while let argument = iterator.next() {
     switch argument {
     case "--frames":
         guard let value = iterator.next().flatMap(Int.init), (2...100_000).contains(value) else {
-            FileHandle.standardError.write(Data("error: --frames needs a count in 2...100000\n".utf8))
-            exit(2)
+            fail("--frames needs a count in 2...100000")
         }
         frames = value
-    case "--probe":
-        guard let value = iterator.next() else {
-            FileHandle.standardError.write(Data("error: --probe needs the path of the vs probe binary\n".utf8))
-            exit(2)
+    case "--rounds":
+        guard let value = iterator.next().flatMap(Int.init), (1...50).contains(value) else {
+            fail("--rounds needs a count in 1...50")
         }
+        rounds = value
+    case "--probe":
+        guard let value = iterator.next() else { fail("--probe needs the path of the vs probe binary") }
         probePath = value
     default:
-        FileHandle.standardError.write(
-            Data("error: unknown argument '\(argument)' (use --frames N, --probe PATH)\n".utf8))
-        exit(2)
+        fail("unknown argument '\(argument)' (use --frames N, --rounds N, --probe PATH)")
     }
 }
 
-let result: (PaceResult, Double, Double) = MainActor.assumeIsolated {
-    let source = DeadlineSource(refreshRate: .hz60)
-    let loop = FrameLoop(source: source)
-    loop.drainsMainQueue = ProcessInfo.processInfo.environment["FRAMEPACE_NO_DRAIN"] == nil
-    var stamps: [Int64] = []
-    stamps.reserveCapacity(frames + 1)
-    DisplayLink { link in stamps.append(link.timestamp.nanoseconds) }.add(to: loop, forMode: .common)
-    let cpuStart = cpuSeconds()
-    let wallStart = MonotonicClock.nanoseconds()
-    loop.run(frames: frames + 1)
-    let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
-    let cpu = cpuSeconds() - cpuStart
-    let intervals = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
-    return (errors(of: intervals, period: 1000.0 / 60), cpu, wall)
+/// Paces `frames` frames through a FrameLoop on a DeadlineSource; returns the errors and CPU share.
+func paceOnce() -> (PaceResult, cpuPercent: Double) {
+    MainActor.assumeIsolated {
+        let source = DeadlineSource(refreshRate: .hz60)
+        let loop = FrameLoop(source: source)
+        var stamps: [Int64] = []
+        stamps.reserveCapacity(frames + 1)
+        DisplayLink { link in stamps.append(link.timestamp.nanoseconds) }.add(to: loop, forMode: .common)
+        let cpuStart = cpuSeconds()
+        let wallStart = MonotonicClock.nanoseconds()
+        loop.run(frames: frames + 1)
+        let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
+        let cpu = cpuSeconds() - cpuStart
+        let intervals = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
+        return (errors(of: intervals, period: 1000.0 / 60), cpu / wall * 100)
+    }
 }
-let (pace, cpu, wall) = result
-print(
-    String(
-        format:
-            "FrameLink DeadlineSource 60 Hz, %d frames: |err| p50 %.3f p99 %.3f max %.3f ms; CPU %.2f s of %.2f s (%.1f%% of one core)",
-        frames, pace.p50, pace.p99, pace.max, cpu, wall, cpu / wall * 100))
 
-if let probePath {
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+// Rounds alternate FrameLink and the probes, so that both see the same machine; the medians of
+// the rounds are compared (the machine is shared and noisy).
+var ours: [Double] = []
+var hybrids: [Double] = []
+var delays: [Double] = []
+var cpus: [Double] = []
+for round in 1...rounds {
+    let (pace, cpu) = paceOnce()
+    ours.append(pace.p99)
+    cpus.append(cpu)
+    print(
+        String(
+            format:
+                "round %d: FrameLink DeadlineSource 60 Hz, %d frames: |err| p50 %.3f p99 %.3f max %.3f ms; CPU %.1f%%",
+            round, frames, pace.p50, pace.p99, pace.max, cpu))
+    guard let probePath else { continue }
     guard let hybrid = probe(probePath, "hybrid"), let delay = probe(probePath, "sdldelay") else {
         FileHandle.standardError.write(Data("error: could not run the probe at \(probePath)\n".utf8))
         exit(1)
     }
-    print("probe \(hybrid.line)")
-    print("probe \(delay.line)")
+    print("round \(round): probe \(hybrid.line)")
+    print("round \(round): probe \(delay.line)")
+    hybrids.append(hybrid.p99)
+    delays.append(delay.p99)
+}
+if probePath != nil {
     // The probe prints milliseconds with 3 decimals: compare at that resolution (a value that
     // prints as 0.000 counts as 0.0005 ms, the most it can be).
     let resolution = 0.0005
-    let ours = max(pace.p99, resolution)
+    let ourMedian = max(median(ours), resolution)
     let ratios = String(
-        format: "ratios: FrameLink p99 / hybrid p99 = %.2f (target ≤ 1.5); sdldelay p99 / FrameLink p99 = %.1f",
-        ours / max(hybrid.p99, resolution), delay.p99 / ours)
-    print(ratios + String(format: " (target ≥ 20); CPU %.1f%% of one core (target ≤ 5%%)", cpu / wall * 100))
+        format:
+            "medians of %d rounds: p99 FrameLink %.4f, hybrid %.4f, sdldelay %.3f ms; FrameLink / hybrid = %.2f (target ≤ 1.5); ",
+        rounds, median(ours), median(hybrids), median(delays), ourMedian / max(median(hybrids), resolution))
+    print(
+        ratios
+            + String(
+                format: "sdldelay / FrameLink = %.1f (target ≥ 20); CPU %.1f%% of one core (target ≤ 5%%)",
+                median(delays) / ourMedian, median(cpus)))
 }
