@@ -15,13 +15,16 @@ struct PaceResult {
     var p50: Double
     var p99: Double
     var max: Double
+    /// How many intervals missed the period by more than 5 µs, 50 µs and 0.5 ms.
+    var over: (Int, Int, Int)
 }
 
 func errors(of intervals: [Double], period: Double) -> PaceResult {
     let sorted = intervals.map { abs($0 - period) }.sorted()
     return PaceResult(
         p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)],
-        max: sorted.last ?? 0)
+        max: sorted.last ?? 0,
+        over: (sorted.count { $0 > 0.005 }, sorted.count { $0 > 0.05 }, sorted.count { $0 > 0.5 }))
 }
 
 func cpuSeconds() -> Double {
@@ -52,6 +55,7 @@ let arguments = CommandLine.arguments.dropFirst()
 var frames = 600
 var rounds = 1
 var probePath: String?
+var spin: Duration?
 var iterator = arguments.makeIterator()
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
@@ -69,18 +73,23 @@ while let argument = iterator.next() {
             fail("--rounds needs a count in 1...50")
         }
         rounds = value
+    case "--spin":
+        guard let value = iterator.next().flatMap(Double.init), value.isFinite, (0...16).contains(value) else {
+            fail("--spin needs milliseconds in 0...16")
+        }
+        spin = .nanoseconds(Int64(value * 1e6))
     case "--probe":
         guard let value = iterator.next() else { fail("--probe needs the path of the vs probe binary") }
         probePath = value
     default:
-        fail("unknown argument '\(argument)' (use --frames N, --rounds N, --probe PATH)")
+        fail("unknown argument '\(argument)' (use --frames N, --rounds N, --spin MS, --probe PATH)")
     }
 }
 
 /// Paces `frames` frames through a FrameLoop on a DeadlineSource; returns the errors and CPU share.
-func paceOnce() -> (PaceResult, cpuPercent: Double) {
+func paceOnce() -> (PaceResult, cpuPercent: Double, spin: Duration) {
     MainActor.assumeIsolated {
-        let source = DeadlineSource(refreshRate: .hz60)
+        let source = DeadlineSource(refreshRate: .hz60, spin: spin)
         let loop = FrameLoop(source: source)
         var stamps: [Int64] = []
         stamps.reserveCapacity(frames + 1)
@@ -91,7 +100,7 @@ func paceOnce() -> (PaceResult, cpuPercent: Double) {
         let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
         let cpu = cpuSeconds() - cpuStart
         let intervals = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
-        return (errors(of: intervals, period: 1000.0 / 60), cpu / wall * 100)
+        return (errors(of: intervals, period: 1000.0 / 60), cpu / wall * 100, source.currentSpin)
     }
 }
 
@@ -107,14 +116,16 @@ var hybrids: [Double] = []
 var delays: [Double] = []
 var cpus: [Double] = []
 for round in 1...rounds {
-    let (pace, cpu) = paceOnce()
+    let (pace, cpu, spinUsed) = paceOnce()
     ours.append(pace.p99)
     cpus.append(cpu)
     print(
         String(
             format:
-                "round %d: FrameLink DeadlineSource 60 Hz, %d frames: |err| p50 %.3f p99 %.3f max %.3f ms; CPU %.1f%%",
-            round, frames, pace.p50, pace.p99, pace.max, cpu))
+                "round %d: FrameLink DeadlineSource 60 Hz, %d frames: |err| p50 %.3f p99 %.3f max %.3f ms; CPU %.1f%%"
+                + " (spin %.2f ms; errors over 5 µs: %d, 50 µs: %d, 0.5 ms: %d)",
+            round, frames, pace.p50, pace.p99, pace.max, cpu, Double(spinUsed.wholeNanoseconds) / 1e6,
+            pace.over.0, pace.over.1, pace.over.2))
     guard let probePath else { continue }
     guard let hybrid = probe(probePath, "hybrid"), let delay = probe(probePath, "sdldelay") else {
         FileHandle.standardError.write(Data("error: could not run the probe at \(probePath)\n".utf8))

@@ -227,7 +227,7 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
     func testAnAdoptedGLWindowIsPacedSwappedAndLeftToTheGame() throws {
         try requireDisplay()
         try MainActor.assumeIsolated { () throws in
-            try SDLError.check(SDL_Init(SDL_INIT_VIDEO), "SDL_Init")
+            try SDLTestSupport.initX11Video()
             let flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_HIDDEN.rawValue
             let window = try SDLError.check(SDL_CreateWindow("gl game", 0, 0, 96, 64, flags), "SDL_CreateWindow")
             defer { SDL_DestroyWindow(window) }
@@ -290,7 +290,7 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
     func testAnAdoptedRendererOnARealWindowReportsConsistentPacing() throws {
         try requireDisplay()
         try MainActor.assumeIsolated { () throws in
-            try SDLError.check(SDL_Init(SDL_INIT_VIDEO), "SDL_Init")
+            try SDLTestSupport.initX11Video()
             let window = try SDLError.check(SDL_CreateWindow("game", 0, 0, 160, 120, 0), "SDL_CreateWindow")
             defer { SDL_DestroyWindow(window) }
             let renderer = try SDLError.check(

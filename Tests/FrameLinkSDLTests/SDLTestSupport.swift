@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import FrameLinkSDL
 import XCTest
 
 /// Helpers shared by the SDL tests: choosing a video driver, pushing events, reading PNG pixels.
@@ -7,6 +8,17 @@ enum SDLTestSupport {
     /// Selects SDL's video driver for the next `SDL_Init` (SDL reads the variable when video starts).
     static func useVideoDriver(_ name: String) {
         setenv("SDL_VIDEODRIVER", name, 1)
+    }
+
+    /// Starts SDL video on the X server, retrying briefly: right after another test quit SDL (and
+    /// closed its GL context), the X server has been seen to refuse the next connection once
+    /// ("x11 not available"). Throws SDL's error if every attempt fails.
+    static func initX11Video() throws {
+        for attempt in 1...3 {
+            if SDL_Init(SDL_INIT_VIDEO) == 0 { return }
+            if attempt < 3 { usleep(200_000) }
+        }
+        try SDLError.check(SDL_Init(SDL_INIT_VIDEO), "SDL_Init")
     }
 
     /// Pushes an event of `type` onto SDL's queue, after letting `configure` fill in its fields.

@@ -56,6 +56,54 @@ struct LifetimeTests {
         #expect(deinitialized)
     }
 
+    @Test("a closure that invalidates its own link or timer keeps its captures until it returns")
+    func invalidateInsideKeepsCapturesForTheCall() throws {
+        // invalidate() drops the closure, and with it the only reference to what it captured. The
+        // frame path calls closures without retaining them, so FrameLink must keep a closure dropped
+        // mid-call until the call returns: here the owners must not deinitialize during their calls.
+        let (source, loop) = makeLoop()
+        var deinitializedDuringCall: [String] = []
+        var deinitialized: Set<String> = []
+        var calls = 0
+        var fired: FrameTimer?
+        do {
+            let linkOwner = Owner(onDeinit: { deinitialized.insert("link") })
+            DisplayLink { link in
+                link.invalidate()
+                if deinitialized.contains("link") { deinitializedDuringCall.append("link") }
+                linkOwner.tick()
+                calls += 1
+            }.add(to: loop, forMode: .default)
+            let timerOwner = Owner(onDeinit: { deinitialized.insert("timer") })
+            try FrameTimer(interval: .milliseconds(10), repeats: true) { timer in
+                timer.invalidate()
+                if deinitialized.contains("timer") { deinitializedDuringCall.append("timer") }
+                timerOwner.tick()
+                calls += 1
+            }.add(to: loop, forMode: .default)
+            let oneShotOwner = Owner(onDeinit: { deinitialized.insert("one-shot") })
+            try FrameTimer(interval: .milliseconds(10), repeats: false) { _ in
+                // A one-shot timer is invalidated by the loop right after this call.
+                oneShotOwner.tick()
+                calls += 1
+            }.add(to: loop, forMode: .default)
+            let fireOwner = Owner(onDeinit: { deinitialized.insert("fire()") })
+            fired = try FrameTimer(interval: .seconds(100), repeats: true) { timer in
+                timer.invalidate()
+                if deinitialized.contains("fire()") { deinitializedDuringCall.append("fire()") }
+                fireOwner.tick()
+                calls += 1
+            }
+        }
+        fired?.fire()  // outside any frame: not borrowed, but it must hold the closure for the call too
+        #expect(deinitialized == ["fire()"])
+        try source.advance(frames: 1)
+        #expect(calls == 4)
+        #expect(deinitializedDuringCall.isEmpty)
+        #expect(deinitialized == ["link", "timer", "one-shot", "fire()"], "released once the frame's pass ended")
+        #expect(loop.linkCount == 0 && loop.timerCount == 0)
+    }
+
     @Test("the same for a display link: a strong capture keeps the owner until invalidate()")
     func strongLinkLeaksUntilInvalidate() throws {
         let (source, loop) = makeLoop()

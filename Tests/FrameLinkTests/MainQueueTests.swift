@@ -12,6 +12,7 @@ final class MainQueueTests: XCTestCase {
         var taskRan = false
         var blockRan = false
         var taskFrames: [Int64] = []
+        var ranDuringFrame: [Int64] = []
     }
 
     func testMainActorTasksAndMainQueueBlocksRunBetweenFrames() throws {
@@ -67,5 +68,50 @@ final class MainQueueTests: XCTestCase {
             XCTAssertEqual(timer.fireCount, 1)
             XCTAssertGreaterThanOrEqual(loop.timestamp.nanoseconds, 50_000_000)
         }
+    }
+
+    func testWorkQueuedDuringAFrameWaitRunsDuringTheWaitNotAtTheNextFrame() throws {
+        try MainActor.assumeIsolated {
+            // 20 Hz on the real clock: each frame waits about 50 ms for its deadline.
+            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 20))
+            let loop = FrameLoop(source: source)
+            let flags = Flags()
+            var queuedDuringFrame: [Int64] = []
+            DisplayLink { link in
+                guard link.callCount <= 3 else { return loop.stop() }
+                // Queued from another thread 10 ms into the frame's wait for the next one.
+                let frame = link.frameIndex
+                queuedDuringFrame.append(frame)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+                    Task { @MainActor in flags.ranDuringFrame.append(loop.frameIndex) }
+                }
+            }.add(to: loop, forMode: .common)
+            loop.run()
+            XCTAssertEqual(
+                flags.ranDuringFrame, queuedDuringFrame,
+                "each task runs while the loop waits for the next frame, not when that frame begins")
+        }
+    }
+
+    func testAFoundationTimerOnTheMainRunLoopStillFires() {
+        MainActor.assumeIsolated {
+            // The loop waits on the main queue directly and passes through the main run loop only
+            // every 16th frame: run-loop timers are served there.
+            let source = DeadlineSource(refreshRate: .hz60)
+            let loop = FrameLoop(source: source)
+            let fires = Counter()
+            let timer = Timer(timeInterval: 0.05, repeats: true) { _ in fires.increment() }
+            RunLoop.main.add(timer, forMode: .default)
+            defer { timer.invalidate() }
+            DisplayLink { _ in }.add(to: loop, forMode: .common)
+            loop.run(frames: 60)
+            XCTAssertGreaterThanOrEqual(fires.value, 2, "a 50 ms Foundation.Timer fires during a second of frames")
+        }
+    }
+
+    /// A count that a Foundation.Timer's (Sendable) closure can bump: it runs on the main thread.
+    final class Counter: @unchecked Sendable {
+        private(set) var value = 0
+        func increment() { value += 1 }
     }
 }

@@ -68,29 +68,70 @@ public final class DisplayLink {
     public var isValid: Bool { _isValid }
 
     // Storage is internal, behind public computed properties, so that whole-module optimization
-    // sees every access and can drop the run-time exclusivity checks on the frame path.
-    @exclusivity(unchecked) private var durationNanoseconds: Int64 = 0
-    @exclusivity(unchecked) private var _timestamp: FrameInstant = .zero
-    @exclusivity(unchecked) private var _deltaTime: Int64 = 0
-    @exclusivity(unchecked) private var _targetTimestamp: FrameInstant = .zero
-    @exclusivity(unchecked) private var _frameIndex: Int64 = 0
-    @exclusivity(unchecked) private var _callCount: Int64 = 0
-    @exclusivity(unchecked) var _isPaused = false
-    @exclusivity(unchecked) var _preferredFrameRate: FrameRate?
+    // sees every access and can drop the run-time exclusivity checks on the frame path. What the
+    // loop's link pass touches is `nonisolated(unsafe)`: the pass borrows the link without a retain
+    // through a nonisolated call (see `FrameLoop.dispatchLinks`); it is only ever used on the main
+    // actor.
+    @exclusivity(unchecked) nonisolated(unsafe) private var durationNanoseconds: Int64 = 0
+    @exclusivity(unchecked) nonisolated(unsafe) private var _timestamp: FrameInstant = .zero
+    @exclusivity(unchecked) nonisolated(unsafe) private var _deltaTime: Int64 = 0
+    @exclusivity(unchecked) nonisolated(unsafe) private var _targetTimestamp: FrameInstant = .zero
+    @exclusivity(unchecked) nonisolated(unsafe) private var _frameIndex: Int64 = 0
+    @exclusivity(unchecked) nonisolated(unsafe) private var _callCount: Int64 = 0
+    @exclusivity(unchecked) nonisolated(unsafe) var _isPaused = false
+    @exclusivity(unchecked) var _preferredFrameRate: FrameRate? {
+        didSet { hasPreferredFrameRate = _preferredFrameRate != nil }
+    }
+    @exclusivity(unchecked) nonisolated(unsafe) private var hasPreferredFrameRate = false
     @exclusivity(unchecked) private var _isValid = true
-    @exclusivity(unchecked) var modeMask: UInt64 = 0
+    @exclusivity(unchecked) nonisolated(unsafe) var modeMask: UInt64 = 0
     @exclusivity(unchecked) var isInLoopArray = false
     let hasWeakTarget: Bool
     private weak var loop: FrameLoop?
-    private var frameContinuations: [Int: AsyncStream<FrameSnapshot>.Continuation] = [:]
+    private var frameContinuations: [Int: AsyncStream<FrameSnapshot>.Continuation] = [:] {
+        didSet { hasFrameStreams = !frameContinuations.isEmpty }
+    }
+    @exclusivity(unchecked) nonisolated(unsafe) private var hasFrameStreams = false
     private var nextContinuationID = 0
-    @exclusivity(unchecked) private var body: (@MainActor (DisplayLink) -> Void)?
+    /// The closure, owned through a manual retain so the frame path can call it without one; see
+    /// `_Callback`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback>?
     private weak var weakTarget: AnyObject?
     private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
 
+    /// A link's closure in a box that the frame path borrows without retaining it: the loop keeps a
+    /// released box alive until its pass ends (`FrameLoop.retire`). The closure is a main-actor
+    /// closure stored as a plain function value (the same representation) so that the borrowing call
+    /// needs no run-time isolation check; it is only ever called on the main actor.
+    final class _Callback: @unchecked Sendable {
+        private struct Isolated {
+            let body: @MainActor (DisplayLink) -> Void
+        }
+        private struct Plain {
+            let body: (DisplayLink) -> Void
+        }
+
+        let call: (DisplayLink) -> Void
+
+        @MainActor
+        init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
+            call = unsafeBitCast(Isolated(body: body), to: Plain.self).body
+        }
+    }
+
+    /// What the link pass did with a link.
+    enum _Delivery {
+        case skipped
+        case delivered
+        /// Delivered, and the link has frame streams to feed on the main actor.
+        case deliveredWithStreams
+        /// The link has a preferred frame rate: the loop delivers it on the main actor.
+        case needsRate
+    }
+
     /// Creates a link that calls `body` once per frame, once added to a loop.
     public init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
-        self.body = body
+        callback = .passRetained(_Callback(body))
         hasWeakTarget = false
     }
 
@@ -101,13 +142,18 @@ public final class DisplayLink {
     ) {
         hasWeakTarget = true
         weakTarget = target
-        self.body = { [weak target] link in
-            guard let target else {
-                link.invalidate()
-                return
-            }
-            body(target, link)
-        }
+        callback = .passRetained(
+            _Callback { @MainActor [weak target] link in
+                guard let target else {
+                    link.invalidate()
+                    return
+                }
+                body(target, link)
+            })
+    }
+
+    deinit {
+        callback?.release()
     }
 
     /// Adds the link to `loop` for `mode`; call again to add it for more modes.
@@ -141,7 +187,10 @@ public final class DisplayLink {
         guard _isValid else { return }
         _isValid = false
         _isPaused = true
-        body = nil
+        if let callback {
+            self.callback = nil
+            FrameLoop.retire(callback.takeRetainedValue())
+        }
         weakTarget = nil
         modeMask = 0
         for continuation in frameContinuations.values { continuation.finish() }
@@ -161,8 +210,35 @@ public final class DisplayLink {
         return divisor
     }
 
+    /// Delivers the frame if the link runs in `mask` and is not paused; called by the loop's link
+    /// pass, which keeps the link alive. Nonisolated so that the pass can borrow the link without a
+    /// retain; it is only ever called on the main actor.
     @inline(__always)
+    nonisolated func _deliverFromLoop(
+        mask: UInt64, frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
+        maximumDelta: Int64, resynchronizes: Bool
+    ) -> _Delivery {
+        guard modeMask & mask != 0, !_isPaused else { return .skipped }
+        guard !hasPreferredFrameRate else { return .needsRate }
+        _deliver(
+            frameIndex: frameIndex, timestamp: timestamp, targetTimestamp: targetTimestamp, period: period,
+            maximumDelta: maximumDelta, resynchronizes: resynchronizes)
+        return hasFrameStreams ? .deliveredWithStreams : .delivered
+    }
+
+    /// Delivers a frame to a link with a preferred frame rate, on the main actor.
     func deliver(
+        frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
+        maximumDelta: Int64, resynchronizes: Bool
+    ) {
+        _deliver(
+            frameIndex: frameIndex, timestamp: timestamp, targetTimestamp: targetTimestamp, period: period,
+            maximumDelta: maximumDelta, resynchronizes: resynchronizes)
+        feedFrameStreams()
+    }
+
+    @inline(__always)
+    private nonisolated func _deliver(
         frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
         maximumDelta: Int64, resynchronizes: Bool
     ) {
@@ -175,8 +251,13 @@ public final class DisplayLink {
         _targetTimestamp = targetTimestamp
         durationNanoseconds = period
         _callCount &+= 1
-        body?(self)
-        if !frameContinuations.isEmpty { yieldSnapshot() }
+        // Borrowed: `invalidate()` during the call retires the box until the pass ends.
+        callback?._withUnsafeGuaranteedRef { $0.call(self) }
+    }
+
+    /// Yields the current frame to the link's frame streams, if it has any.
+    func feedFrameStreams() {
+        if hasFrameStreams { yieldSnapshot() }
     }
 }
 

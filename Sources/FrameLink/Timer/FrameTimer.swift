@@ -85,18 +85,42 @@ public final class FrameTimer {
     // Storage is internal, behind public computed properties, so that whole-module optimization
     // sees every access and can drop the run-time exclusivity checks on the frame path.
     let intervalNanoseconds: Int64
-    @exclusivity(unchecked) private(set) var lastCalledFrame: Int64 = -1
-    @exclusivity(unchecked) private var _fireCount = 0
-    @exclusivity(unchecked) private var _isValid = true
+    @exclusivity(unchecked) nonisolated(unsafe) private(set) var lastCalledFrame: Int64 = -1
+    @exclusivity(unchecked) nonisolated(unsafe) private var _fireCount = 0
+    @exclusivity(unchecked) nonisolated(unsafe) private var _isValid = true
     @exclusivity(unchecked) private var _isPaused = false
-    @exclusivity(unchecked) private(set) var toleranceNanoseconds: Int64 = 0
+    @exclusivity(unchecked) nonisolated(unsafe) private(set) var toleranceNanoseconds: Int64 = 0
     @exclusivity(unchecked) var slot: Int32 = -1
     let hasWeakTarget: Bool
-    @exclusivity(unchecked) private var fireDateNanoseconds: Int64
+    @exclusivity(unchecked) nonisolated(unsafe) private var fireDateNanoseconds: Int64
     @exclusivity(unchecked) private var hasExplicitFireDate = false
     private weak var loop: FrameLoop?
-    @exclusivity(unchecked) private var body: (@MainActor (FrameTimer) -> Void)?
+    /// The closure, owned through a manual retain so the frame path can call it without one; see
+    /// `_Callback`.
+    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback>?
     private weak var weakTarget: AnyObject?
+    /// Whether the number of fires is limited (a one-shot timer, or a ``repeatCount``).
+    private let limitsFires: Bool
+
+    /// A timer's closure in a box that the frame path borrows without retaining it: the loop keeps a
+    /// released box alive until its pass ends (`FrameLoop.retire`). The closure is a main-actor
+    /// closure stored as a plain function value (the same representation) so that the borrowing call
+    /// needs no run-time isolation check; it is only ever called on the main actor.
+    final class _Callback: @unchecked Sendable {
+        private struct Isolated {
+            let body: @MainActor (FrameTimer) -> Void
+        }
+        private struct Plain {
+            let body: (FrameTimer) -> Void
+        }
+
+        let call: (FrameTimer) -> Void
+
+        @MainActor
+        init(_ body: @escaping @MainActor (FrameTimer) -> Void) {
+            call = unsafeBitCast(Isolated(body: body), to: Plain.self).body
+        }
+    }
 
     // MARK: Creating timers
 
@@ -132,7 +156,12 @@ public final class FrameTimer {
         fireDateNanoseconds = intervalNanoseconds
         hasWeakTarget = target != nil
         weakTarget = target
-        self.body = body
+        limitsFires = !repeats || repeatCount != nil
+        callback = .passRetained(_Callback(body))
+    }
+
+    deinit {
+        callback?.release()
     }
 
     /// Creates a timer from an interval in seconds, as `Timer(timeInterval:repeats:block:)` does.
@@ -167,7 +196,7 @@ public final class FrameTimer {
     ) throws(FrameLinkError) {
         try self.init(
             validating: interval, repeats: repeats, repeatCount: repeatCount, target: target,
-            body: { [weak target] timer in
+            body: { @MainActor [weak target] timer in
                 guard let target else {
                     timer.invalidate()
                     return
@@ -247,9 +276,11 @@ public final class FrameTimer {
     /// Fires the timer now. A repeating timer keeps its schedule; a one-shot timer is invalidated.
     /// The fire counts toward ``repeatCount``. Does nothing on an invalidated timer.
     public func fire() {
-        guard _isValid, let body else { return }
+        guard _isValid, let callback else { return }
         _fireCount += 1
-        body(self)
+        // A strong reference: the call may invalidate the timer, which releases the box.
+        let body = callback.takeUnretainedValue()
+        withExtendedLifetime(body) { body.call(self) }
         if !repeats || (repeatCount.map { _fireCount >= $0 } ?? false) {
             invalidate()
         }
@@ -260,7 +291,10 @@ public final class FrameTimer {
     public func invalidate() {
         guard _isValid else { return }
         _isValid = false
-        body = nil
+        if let callback {
+            self.callback = nil
+            FrameLoop.retire(callback.takeRetainedValue())
+        }
         weakTarget = nil
         if let loop {
             self.loop = nil
@@ -268,24 +302,32 @@ public final class FrameTimer {
         }
     }
 
-    /// Called by `loop` when the entry scheduled for `scheduledFor` is due at `now`.
+    /// Counts a fire of the entry scheduled for `scheduledFor`, due at `now`, and returns the next
+    /// fire date, or nil when this fire is the last. Called by the loop's timer pass, which keeps the
+    /// timer alive, then schedules the next date and calls ``_callFromLoop()``. Nonisolated so that
+    /// the pass can borrow the timer without a retain; it is only ever called on the main actor.
     @inline(__always)
-    func fireFromLoop(_ loop: FrameLoop, now: Int64, scheduledFor: Int64, frameIndex: Int64) {
-        guard let body else { return }
+    nonisolated func _beginFireFromLoop(now: Int64, scheduledFor: Int64, frameIndex: Int64) -> Int64? {
         lastCalledFrame = frameIndex
         _fireCount &+= 1
-        let finished = !repeats || (repeatCount != nil && _fireCount >= repeatCount.unsafelyUnwrapped)
-        if !finished {
-            fireDateNanoseconds = nextGridDate(after: now, from: scheduledFor)
-            loop.schedule(self, fireDate: fireDateNanoseconds)
-        }
-        body(self)
-        if finished { invalidate() }
+        if limitsFires && (!repeats || _fireCount >= repeatCount.unsafelyUnwrapped) { return nil }
+        fireDateNanoseconds = nextGridDate(after: now, from: scheduledFor)
+        return fireDateNanoseconds
     }
+
+    /// Calls the closure for a fire begun by ``_beginFireFromLoop(now:scheduledFor:frameIndex:)``.
+    @inline(__always)
+    nonisolated func _callFromLoop() {
+        // Borrowed: `invalidate()` during the call retires the box until the pass ends.
+        callback?._withUnsafeGuaranteedRef { $0.call(self) }
+    }
+
+    /// Whether the timer has a closure to call (false once invalidated).
+    nonisolated var _hasCallback: Bool { callback != nil }
 
     /// The first date `from + k × interval` (k ≥ 0) that is after `now`.
     @inline(__always)
-    private func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
+    private nonisolated func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
         guard date <= now else { return date }
         let next = date &+ intervalNanoseconds
         if next > now { return next }  // the usual case: on time, no division

@@ -51,7 +51,11 @@ final class _TimerQueue {
             incoming.sort(by: _TimerEntry.precedes)
         }
         let liveCount = entries.count - head
-        if incoming.count <= 8 && liveCount > 64 {
+        if liveCount == 0 {
+            // Every entry fired (the steady state of timers due each frame): the new ones are the queue.
+            swap(&entries, &incoming)
+            head = 0
+        } else if incoming.count <= 8 && liveCount > 64 {
             for entry in incoming {
                 var low = head
                 var high = entries.count
