@@ -104,7 +104,7 @@ pace: deps
 	@test -n "$(PROBES)" || { echo "error: ../shared/probes not found (vs.c is the yardstick)" >&2; exit 1; }
 	gcc -O2 $(PROBES)/vs.c -o $(OUT)/vs $$(pkg-config --cflags --libs sdl2) -lm
 	$(SWIFT) build -c release --product FramePace
-	$$($(SWIFT) build -c release --show-bin-path)/FramePace --frames 600 --rounds 5 --probe $(OUT)/vs
+	$$($(SWIFT) build -c release --show-bin-path)/FramePace --frames 600 --rounds 9 --probe $(OUT)/vs
 
 # The demo: a window when there is a display; without one, under Xvfb; without Xvfb, headless.
 demo: deps
