@@ -78,7 +78,10 @@ final class MainQueueTests: XCTestCase {
             let flags = Flags()
             var queuedDuringFrame: [Int64] = []
             DisplayLink { link in
-                guard link.callCount <= 3 else { return loop.stop() }
+                guard link.callCount <= 3 else {
+                    link.invalidate()  // the closure holds the loop: break the cycle
+                    return loop.stop()
+                }
                 // Queued from another thread 10 ms into the frame's wait for the next one.
                 let frame = link.frameIndex
                 queuedDuringFrame.append(frame)
@@ -93,23 +96,31 @@ final class MainQueueTests: XCTestCase {
         }
     }
 
-    func testAFoundationTimerOnTheMainRunLoopStillFires() {
+    func testBlocksScheduledOnTheMainRunLoopStillRun() {
         MainActor.assumeIsolated {
             // The loop waits on the main queue directly and passes through the main run loop only
-            // every 16th frame: run-loop timers are served there.
+            // every 16th frame: run-loop sources (here a block scheduled on the run loop itself,
+            // which the main queue never sees) are served there.
             let source = DeadlineSource(refreshRate: .hz60)
             let loop = FrameLoop(source: source)
-            let fires = Counter()
-            let timer = Timer(timeInterval: 0.05, repeats: true) { _ in fires.increment() }
-            RunLoop.main.add(timer, forMode: .default)
-            defer { timer.invalidate() }
-            DisplayLink { _ in }.add(to: loop, forMode: .common)
+            let runs = Counter()
+            var framesWhenRun: [Int64] = []
+            let link = DisplayLink { link in
+                if link.callCount % 20 == 1 {
+                    RunLoop.main.perform {
+                        runs.increment()
+                        MainActor.assumeIsolated { framesWhenRun.append(loop.frameIndex) }
+                    }
+                }
+            }
+            link.add(to: loop, forMode: .common)
             loop.run(frames: 60)
-            XCTAssertGreaterThanOrEqual(fires.value, 2, "a 50 ms Foundation.Timer fires during a second of frames")
+            link.invalidate()  // the closure holds the loop: break the cycle
+            XCTAssertEqual(runs.value, 3, "every block scheduled on the main run loop ran (frames \(framesWhenRun))")
         }
     }
 
-    /// A count that a Foundation.Timer's (Sendable) closure can bump: it runs on the main thread.
+    /// A count that a run-loop block (a Sendable closure) can bump: it runs on the main thread.
     final class Counter: @unchecked Sendable {
         private(set) var value = 0
         func increment() { value += 1 }
