@@ -95,29 +95,9 @@ public final class DisplayLink {
     private var nextContinuationID = 0
     /// The closure, owned through a manual retain so the frame path can call it without one; see
     /// `_Callback`.
-    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback>?
+    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback<DisplayLink>>?
     private weak var weakTarget: AnyObject?
     private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
-
-    /// A link's closure in a box that the frame path borrows without retaining it: the loop keeps a
-    /// released box alive until its pass ends (`FrameLoop.retire`). The closure is a main-actor
-    /// closure stored as a plain function value (the same representation) so that the borrowing call
-    /// needs no run-time isolation check; it is only ever called on the main actor.
-    final class _Callback: @unchecked Sendable {
-        private struct Isolated {
-            let body: @MainActor (DisplayLink) -> Void
-        }
-        private struct Plain {
-            let body: (DisplayLink) -> Void
-        }
-
-        let call: (DisplayLink) -> Void
-
-        @MainActor
-        init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
-            call = unsafeBitCast(Isolated(body: body), to: Plain.self).body
-        }
-    }
 
     /// What the link pass did with a link.
     enum _Delivery {
@@ -131,7 +111,7 @@ public final class DisplayLink {
 
     /// Creates a link that calls `body` once per frame, once added to a loop.
     public init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
-        callback = .passRetained(_Callback(body))
+        callback = .passRetained(_Callback<DisplayLink>(body))
         hasWeakTarget = false
     }
 
@@ -143,7 +123,7 @@ public final class DisplayLink {
         hasWeakTarget = true
         weakTarget = target
         callback = .passRetained(
-            _Callback { @MainActor [weak target] link in
+            _Callback<DisplayLink> { @MainActor [weak target] link in
                 guard let target else {
                     link.invalidate()
                     return

@@ -97,30 +97,10 @@ public final class FrameTimer {
     private weak var loop: FrameLoop?
     /// The closure, owned through a manual retain so the frame path can call it without one; see
     /// `_Callback`.
-    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback>?
+    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback<FrameTimer>>?
     private weak var weakTarget: AnyObject?
     /// Whether the number of fires is limited (a one-shot timer, or a ``repeatCount``).
     private let limitsFires: Bool
-
-    /// A timer's closure in a box that the frame path borrows without retaining it: the loop keeps a
-    /// released box alive until its pass ends (`FrameLoop.retire`). The closure is a main-actor
-    /// closure stored as a plain function value (the same representation) so that the borrowing call
-    /// needs no run-time isolation check; it is only ever called on the main actor.
-    final class _Callback: @unchecked Sendable {
-        private struct Isolated {
-            let body: @MainActor (FrameTimer) -> Void
-        }
-        private struct Plain {
-            let body: (FrameTimer) -> Void
-        }
-
-        let call: (FrameTimer) -> Void
-
-        @MainActor
-        init(_ body: @escaping @MainActor (FrameTimer) -> Void) {
-            call = unsafeBitCast(Isolated(body: body), to: Plain.self).body
-        }
-    }
 
     // MARK: Creating timers
 
@@ -157,7 +137,7 @@ public final class FrameTimer {
         hasWeakTarget = target != nil
         weakTarget = target
         limitsFires = !repeats || repeatCount != nil
-        callback = .passRetained(_Callback(body))
+        callback = .passRetained(_Callback<FrameTimer>(body))
     }
 
     deinit {
