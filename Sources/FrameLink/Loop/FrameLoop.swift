@@ -462,13 +462,17 @@ public final class FrameLoop {
     // MARK: Timers
 
     func schedule(_ timer: FrameTimer, fireDate: Int64) {
-        let slot = Int(timer.slot)
-        let sequence = timerQueue.makeSequence()
+        schedule(slot: Int(timer.slot), fireDate: fireDate, tolerance: timer.toleranceNanoseconds, in: timerQueue)
+    }
+
+    /// Schedules the timer in `slot` (the loop's `timerQueue`, passed in so that the timer pass
+    /// does not load and retain it for every timer).
+    @inline(__always)
+    private func schedule(slot: Int, fireDate: Int64, tolerance: Int64, in queue: _TimerQueue) {
+        let sequence = queue.makeSequence()
         slotSequences[slot] = sequence
-        timerQueue.insert(
-            _TimerEntry(
-                deadline: fireDate, sequence: sequence, slot: timer.slot,
-                latest: fireDate &+ timer.toleranceNanoseconds))
+        queue.insert(
+            _TimerEntry(deadline: fireDate, sequence: sequence, slot: Int32(slot), latest: fireDate &+ tolerance))
     }
 
     func unschedule(_ timer: FrameTimer) {
@@ -563,11 +567,8 @@ public final class FrameLoop {
             }
             if let next {
                 // Scheduled before the call, so that the callback may reschedule or invalidate.
-                let sequence = queue.makeSequence()
-                slotSequences[slot] = sequence
                 let tolerance = reference._withUnsafeGuaranteedRef { @Sendable timer in timer.toleranceNanoseconds }
-                queue.insert(
-                    _TimerEntry(deadline: next, sequence: sequence, slot: entry.slot, latest: next &+ tolerance))
+                schedule(slot: slot, fireDate: next, tolerance: tolerance, in: queue)
                 reference._withUnsafeGuaranteedRef { @Sendable timer in timer._callFromLoop() }
             } else {
                 let timer = timerSlots[slot].unsafelyUnwrapped

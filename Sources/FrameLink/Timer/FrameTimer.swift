@@ -302,9 +302,6 @@ public final class FrameTimer {
         callback?._withUnsafeGuaranteedRef { $0.call(self) }
     }
 
-    /// Whether the timer has a closure to call (false once invalidated).
-    nonisolated var _hasCallback: Bool { callback != nil }
-
     /// The first date `from + k × interval` (k ≥ 0) that is after `now`.
     @inline(__always)
     private nonisolated func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
