@@ -47,9 +47,9 @@ public final class FrameLoop {
 
     /// Whether the loop runs work queued for the main thread, so that `DispatchQueue.main` blocks
     /// and `Task { @MainActor in … }` work keep running (true by default): once per frame, during
-    /// the deadline pacer's waits (as the work arrives), and while idle. Run-loop sources and
-    /// `Foundation.Timer`s on the main run loop are served every 16th frame. It has an effect only
-    /// on the process main thread.
+    /// the deadline pacer's waits (as the work arrives), and while idle. `Foundation.Timer`s on the
+    /// main run loop fire in the frame they fall due; other run-loop sources are served every 60th
+    /// frame. It has an effect only on the process main thread.
     public var drainsMainQueue = true
 
     /// Frame-pacing statistics: dropped frames, hitches, percentiles and blame.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(CoreFoundation)
+    import CoreFoundation
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,9 +16,9 @@ import Foundation
 /// CoreFoundation's run loop itself uses), FrameLink waits on that descriptor directly: a frame wait
 /// is then one `ppoll` that sleeps to its deadline with nanosecond precision and wakes early only
 /// to run work that arrives, and a frame's drain is one non-blocking check. That costs a fraction
-/// of a full `RunLoop` pass, which is still made every 16th frame for run-loop sources and
-/// `Foundation.Timer`s on the main run loop. Without the hook, FrameLink falls back to running the
-/// main run loop. On any other thread (Swift Testing runs `@MainActor` tests off the main thread on
+/// of a full `RunLoop` pass (which also allocates), so a pass is made only when a `Foundation.Timer`
+/// on the main run loop is due and on every 60th frame, for other run-loop sources. Without the
+/// hook, FrameLink falls back to running the main run loop. On any other thread (Swift Testing runs `@MainActor` tests off the main thread on
 /// Linux) these do nothing but sleep.
 enum MainQueueDrain {
     /// libdispatch's main-queue hooks and `ppoll`, looked up at run time: none of them is in a
@@ -53,14 +57,16 @@ enum MainQueueDrain {
         return Hooks.lookUp()
     }()
 
-    /// Counts drains, to make a full run-loop pass every 16th.
+    /// Counts drains, to make a full run-loop pass every 60th.
     nonisolated(unsafe) private static var drainCount = 0
 
     /// Whether frame waits wait on the main queue's descriptor (rather than the main run loop).
     static var waitsOnMainQueueDescriptor: Bool { hooks != nil }
 
-    /// Runs the main queue's pending work without waiting; every 16th call (and on every call
-    /// without the hooks) a full pass of the main run loop.
+    /// Runs the main queue's pending work without waiting. A full pass of the main run loop is
+    /// made when one of its timers is due, on every 60th call (for other run-loop sources), and on
+    /// every call without the hooks. CoreFoundation allocates a small block for each pass, so
+    /// passes are kept to what needs them: a frame without one allocates nothing.
     static func drainIfOnMainThread() {
         guard Thread.isMainThread else { return }
         guard let hooks else {
@@ -68,10 +74,27 @@ enum MainQueueDrain {
             return
         }
         drainCount &+= 1
-        if drainCount & 15 == 0 {
-            _ = RunLoop.main.run(mode: .default, before: .distantPast)
-        }
+        if drainCount % 60 == 0 || runLoopTimerIsDue() { runLoopPass() }
         wait(hooks, untilNanoseconds: nil)
+    }
+
+    /// Whether a timer of the main run loop (a `Foundation.Timer`) is due; asking allocates nothing.
+    private static func runLoopTimerIsDue() -> Bool {
+        #if canImport(CoreFoundation)
+            let next = CFRunLoopGetNextTimerFireDate(CFRunLoopGetMain(), kCFRunLoopDefaultMode)
+            return next > 0 && next <= CFAbsoluteTimeGetCurrent()
+        #else
+            return false
+        #endif
+    }
+
+    /// One pass of the main run loop that does not wait.
+    private static func runLoopPass() {
+        #if canImport(CoreFoundation)
+            _ = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0, true)
+        #else
+            _ = RunLoop.main.run(mode: .default, before: .distantPast)
+        #endif
     }
 
     /// One pass of the main run loop that waits up to `seconds` for work (a pass with a past date
