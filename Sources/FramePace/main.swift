@@ -87,7 +87,7 @@ while let argument = iterator.next() {
 }
 
 /// Paces `frames` frames through a FrameLoop on a DeadlineSource; returns the errors and CPU share.
-func paceOnce() -> (PaceResult, cpuPercent: Double, spin: Duration) {
+func paceOnce() -> (PaceResult, cpuPercent: Double, spin: Duration, shifts: Int) {
     MainActor.assumeIsolated {
         let source = DeadlineSource(refreshRate: .hz60, spin: spin)
         let loop = FrameLoop(source: source)
@@ -100,7 +100,10 @@ func paceOnce() -> (PaceResult, cpuPercent: Double, spin: Duration) {
         let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
         let cpu = cpuSeconds() - cpuStart
         let intervals = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
-        return (errors(of: intervals, period: 1000.0 / 60), cpu / wall * 100, source.currentSpin)
+        return (
+            errors(of: intervals, period: 1000.0 / 60), cpu / wall * 100, source.currentSpin,
+            source.interferenceShifts
+        )
     }
 }
 
@@ -116,16 +119,16 @@ var hybrids: [Double] = []
 var delays: [Double] = []
 var cpus: [Double] = []
 for round in 1...rounds {
-    let (pace, cpu, spinUsed) = paceOnce()
+    let (pace, cpu, spinUsed, shifts) = paceOnce()
     ours.append(pace.p99)
     cpus.append(cpu)
     print(
         String(
             format:
                 "round %d: FrameLink DeadlineSource 60 Hz, %d frames: |err| p50 %.3f p99 %.3f max %.3f ms; CPU %.1f%%"
-                + " (spin %.2f ms; errors over 5 µs: %d, 50 µs: %d, 0.5 ms: %d)",
+                + " (spin %.2f ms; errors over 5 µs: %d, 50 µs: %d, 0.5 ms: %d; grid moved %d×)",
             round, frames, pace.p50, pace.p99, pace.max, cpu, Double(spinUsed.wholeNanoseconds) / 1e6,
-            pace.over.0, pace.over.1, pace.over.2))
+            pace.over.0, pace.over.1, pace.over.2, shifts))
     guard let probePath else { continue }
     guard let hybrid = probe(probePath, "hybrid"), let delay = probe(probePath, "sdldelay") else {
         FileHandle.standardError.write(Data("error: could not run the probe at \(probePath)\n".utf8))

@@ -51,8 +51,11 @@ public final class DeadlineSource: FrameSource {
 
     /// The mode and rate, with ``reason``: `"deadline 60 Hz (sleep, then spin the last 1.0 ms)"`.
     public var pacingDescription: String {
-        let base =
+        var base =
             "deadline \(refreshRate) (sleep, then spin the last \(Milliseconds(currentSpin.wholeNanoseconds)) ms)"
+        if interferenceShifts > 0 {
+            base += "; grid moved \(interferenceShifts)× away from periodic interference"
+        }
         return reason.map { "\(base): \($0)" } ?? base
     }
 
@@ -133,7 +136,41 @@ public final class DeadlineSource: FrameSource {
             if isVirtual { clock.sleep(untilNanoseconds: deadline) }
             reached = clock.nanoseconds()
         }
+        noteLateness(reached - deadline, frame: index)
         return FrameInstant(nanoseconds: reached - epoch)
+    }
+
+    /// Whether the grid moves away from periodic interference (true by default).
+    ///
+    /// Some machines run something at a fixed rate (a kernel thread, a monitoring agent at 10 Hz)
+    /// that preempts the pacer just as a deadline falls due. At 60 Hz a 10 Hz activity lands on
+    /// every sixth deadline, with the same phase, for as long as both run. When three late frames
+    /// in a row come at the same spacing (at most 30 frames apart), the source moves its grid
+    /// 1 ms later (an eighth of a period above 125 Hz), once, so the activity falls inside the
+    /// frame's work instead of on its deadline. It costs one interval a millisecond longer, and it
+    /// happens at most once every 120 frames. Only deadline pacing can do this: a display's vsync
+    /// has a fixed phase.
+    public var avoidsPeriodicInterference = true
+
+    /// How many times the grid has moved to avoid periodic interference.
+    public private(set) var interferenceShifts = 0
+
+    /// Frame indices of the last three frames that reached their deadline more than 5 µs late.
+    private var lateFrames: (Int64, Int64, Int64) = (0, 0, 0)
+    private var lastShiftFrame: Int64 = -1_000
+
+    /// Notes how late the spin ended; moves the grid when late frames recur at a fixed spacing.
+    private func noteLateness(_ lateness: Int64, frame index: Int64) {
+        guard avoidsPeriodicInterference, lateness > 5_000 else { return }
+        lateFrames = (lateFrames.1, lateFrames.2, index)
+        let spacing = lateFrames.2 - lateFrames.1
+        guard lateFrames.0 > 0, lateFrames.1 - lateFrames.0 == spacing, spacing <= 30,
+            index - lastShiftFrame >= 120
+        else { return }
+        origin += min(1_000_000, refreshRate.periodNanoseconds / 8)
+        lastShiftFrame = index
+        lateFrames = (0, 0, 0)
+        interferenceShifts += 1
     }
 
     /// Presents what the last frame drew (if a present function is set), then sleeps in slices of
@@ -184,11 +221,18 @@ public final class DeadlineSource: FrameSource {
     private func restartGrid() {
         origin = clock.nanoseconds() - epoch
         lastFrameIndex = 0
+        forgetLateFrames()
+    }
+
+    private func forgetLateFrames() {
+        lateFrames = (0, 0, 0)
+        lastShiftFrame = -1_000
     }
 
     /// Restarts the grid so that its next point is one period after `instant` (the source's time).
     func lockGrid(to instant: FrameInstant) {
         origin = instant.nanoseconds
         lastFrameIndex = 0
+        forgetLateFrames()
     }
 }
