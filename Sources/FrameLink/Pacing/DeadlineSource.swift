@@ -142,8 +142,9 @@ public final class DeadlineSource: FrameSource {
 
     /// Whether the grid moves away from periodic interference (true by default).
     ///
-    /// Some machines run something at a fixed rate (a kernel thread, a monitoring agent at 10 Hz)
-    /// that preempts the pacer just as a deadline falls due. At 60 Hz a 10 Hz activity lands on
+    /// Some machines run something at a fixed rate that preempts the pacer just as a deadline falls
+    /// due: a kernel thread, a monitoring agent, or, on a virtual machine, the host taking the
+    /// virtual CPU away (which no thread priority prevents). At 60 Hz a 10 Hz activity lands on
     /// every sixth deadline, with the same phase, for as long as both run. When three late frames
     /// in a row come at the same spacing (at most 30 frames apart), the source moves its grid
     /// 1 ms later (an eighth of a period above 125 Hz), once, so the activity falls inside the
