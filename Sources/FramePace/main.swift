@@ -2,7 +2,10 @@
 //
 // Paces 600 frames at 60 Hz through a FrameLoop with a DeadlineSource and one empty display link
 // (nothing drawn), prints p50/p99/max of |interval − period| and the CPU time used, then runs
-// ../shared/probes/vs (hybrid and sdldelay) if its path is given and prints the ratios.
+// ../shared/probes/vs (hybrid and sdldelay) if its path is given and prints the ratios. The ratio
+// compares like with like: vs.c reports the p99 of one 300-frame run, so FrameLink's 600 frames are
+// also scored as two 300-frame windows, the same way, and hybrid runs twice per round.
+// `--intervals FILE` writes every interval, for a closer look at the late ones.
 
 import Foundation
 import FrameLink
@@ -34,21 +37,34 @@ func cpuSeconds() -> Double {
         + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
-/// Runs the probe in `mode` and returns its |err| p99 in ms, parsed from its output line.
-func probe(_ path: String, _ mode: String) -> (line: String, p99: Double)? {
+/// CPU time used by this process's finished children.
+func childCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+        + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Runs the probe in `mode` and returns its output line, its |err| p99 in ms parsed from that line,
+/// and the share of a core it used (its CPU time over its run time).
+func probe(_ path: String, _ mode: String) -> (line: String, p99: Double, cpuPercent: Double)? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = [mode]
     let pipe = Pipe()
     process.standardOutput = pipe
+    let cpuStart = childCPUSeconds()
+    let wallStart = MonotonicClock.nanoseconds()
     do { try process.run() } catch { return nil }
     process.waitUntilExit()
+    let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
+    let cpu = childCPUSeconds() - cpuStart
     let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     guard let line = text.split(separator: "\n").last.map(String.init),
         let range = line.range(of: "p99 ")
     else { return nil }
     let value = line[range.upperBound...].split(separator: " ").first.flatMap { Double($0) }
-    return value.map { (line, $0) }
+    return value.map { (line, $0, cpu / wall * 100) }
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -56,6 +72,7 @@ var frames = 600
 var rounds = 1
 var probePath: String?
 var spin: Duration?
+var intervalsPath: String?
 var iterator = arguments.makeIterator()
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
@@ -78,16 +95,20 @@ while let argument = iterator.next() {
             fail("--spin needs milliseconds in 0...16")
         }
         spin = .nanoseconds(Int64(value * 1e6))
+    case "--intervals":
+        guard let value = iterator.next() else { fail("--intervals needs a file path") }
+        intervalsPath = value
     case "--probe":
         guard let value = iterator.next() else { fail("--probe needs the path of the vs probe binary") }
         probePath = value
     default:
-        fail("unknown argument '\(argument)' (use --frames N, --rounds N, --spin MS, --probe PATH)")
+        fail("unknown argument '\(argument)' (use --frames N, --rounds N, --spin MS, --probe PATH, --intervals FILE)")
     }
 }
 
-/// Paces `frames` frames through a FrameLoop on a DeadlineSource; returns the errors and CPU share.
-func paceOnce() -> (PaceResult, cpuPercent: Double, spin: Duration, shifts: Int) {
+/// Paces `frames` frames through a FrameLoop on a DeadlineSource; returns the intervals in ms and
+/// the CPU share.
+func paceOnce() -> (intervals: [Double], cpuPercent: Double, spin: Duration, shifts: Int) {
     MainActor.assumeIsolated {
         let source = DeadlineSource(refreshRate: .hz60, spin: spin)
         let loop = FrameLoop(source: source)
@@ -100,11 +121,28 @@ func paceOnce() -> (PaceResult, cpuPercent: Double, spin: Duration, shifts: Int)
         let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
         let cpu = cpuSeconds() - cpuStart
         let intervals = zip(stamps.dropFirst(), stamps).map { Double($0 - $1) / 1e6 }
-        return (
-            errors(of: intervals, period: 1000.0 / 60), cpu / wall * 100, source.currentSpin,
-            source.interferenceShifts
-        )
+        return (intervals, cpu / wall * 100, source.currentSpin, source.interferenceShifts)
     }
+}
+
+/// Appends `intervals` to the file at `path` (one "round frame interval-ms" line each).
+func record(_ intervals: [Double], round: Int, to path: String) {
+    if !FileManager.default.fileExists(atPath: path) {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            fail("cannot create \(path)")
+        }
+    }
+    guard let handle = FileHandle(forWritingAtPath: path) else { fail("cannot write \(path)") }
+    let lines = intervals.enumerated().map { "\(round) \($0.offset + 1) \(String(format: "%.4f", $0.element))\n" }
+    handle.seekToEndOfFile()
+    handle.write(Data(lines.joined().utf8))
+    handle.closeFile()
+}
+
+/// "; p99 per 300 frames: 0.000, 0.012", or nothing when the run was shorter than a window.
+func windowSummary(_ windows: [Double]) -> String {
+    if windows.isEmpty { return "" }
+    return "; p99 per \(probeWindow) frames: " + windows.map { String(format: "%.3f", $0) }.joined(separator: ", ")
 }
 
 func median(_ values: [Double]) -> Double {
@@ -112,45 +150,73 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-// Rounds alternate FrameLink and the probes, so that both see the same machine; the medians of
-// the rounds are compared (the machine is shared and noisy).
+/// vs.c paces 300 frames per run and takes its p99 as the 297th of the 300 sorted errors. The
+/// comparison with it uses the same window and the same index on FrameLink's intervals.
+let probeWindow = 300
+
+// Rounds alternate FrameLink and the probes, so that both see the same machine. In each round the
+// probe's hybrid runs as many times as it takes to pace as many frames as FrameLink did (twice for
+// 600 frames), so both are exposed to the machine for as long; sdldelay runs once.
 var ours: [Double] = []
+var ourWindows: [Double] = []
 var hybrids: [Double] = []
 var delays: [Double] = []
 var cpus: [Double] = []
+var hybridCPUs: [Double] = []
+if let intervalsPath { try? FileManager.default.removeItem(atPath: intervalsPath) }
 for round in 1...rounds {
-    let (pace, cpu, spinUsed, shifts) = paceOnce()
+    let (intervals, cpu, spinUsed, shifts) = paceOnce()
+    if let intervalsPath { record(intervals, round: round, to: intervalsPath) }
+    let pace = errors(of: intervals, period: 1000.0 / 60)
     ours.append(pace.p99)
     cpus.append(cpu)
+    var windows: [Double] = []
+    var start = 0
+    while start + probeWindow <= intervals.count {
+        windows.append(errors(of: Array(intervals[start..<start + probeWindow]), period: 1000.0 / 60).p99)
+        start += probeWindow
+    }
+    ourWindows += windows
     print(
         String(
             format:
                 "round %d: FrameLink DeadlineSource 60 Hz, %d frames: |err| p50 %.3f p99 %.3f max %.3f ms; CPU %.1f%%"
                 + " (spin %.2f ms; errors over 5 µs: %d, 50 µs: %d, 0.5 ms: %d; grid moved %d×)",
             round, frames, pace.p50, pace.p99, pace.max, cpu, Double(spinUsed.wholeNanoseconds) / 1e6,
-            pace.over.0, pace.over.1, pace.over.2, shifts))
+            pace.over.0, pace.over.1, pace.over.2, shifts)
+            + windowSummary(windows))
     guard let probePath else { continue }
-    guard let hybrid = probe(probePath, "hybrid"), let delay = probe(probePath, "sdldelay") else {
-        FileHandle.standardError.write(Data("error: could not run the probe at \(probePath)\n".utf8))
-        exit(1)
+    for _ in 0..<max(1, frames / probeWindow) {
+        guard let hybrid = probe(probePath, "hybrid") else { fail("could not run the probe at \(probePath)") }
+        print("round \(round): probe \(hybrid.line) CPU \(String(format: "%.1f", hybrid.cpuPercent))%")
+        hybrids.append(hybrid.p99)
+        hybridCPUs.append(hybrid.cpuPercent)
     }
-    print("round \(round): probe \(hybrid.line)")
+    guard let delay = probe(probePath, "sdldelay") else { fail("could not run the probe at \(probePath)") }
     print("round \(round): probe \(delay.line)")
-    hybrids.append(hybrid.p99)
     delays.append(delay.p99)
 }
 if probePath != nil {
     // The probe prints milliseconds with 3 decimals: compare at that resolution (a value that
     // prints as 0.000 counts as 0.0005 ms, the most it can be).
     let resolution = 0.0005
-    let ourMedian = max(median(ours), resolution)
-    let ratios = String(
-        format:
-            "medians of %d rounds: p99 FrameLink %.4f, hybrid %.4f, sdldelay %.3f ms; FrameLink / hybrid = %.2f (target ≤ 1.5); ",
-        rounds, median(ours), median(hybrids), median(delays), ourMedian / max(median(hybrids), resolution))
+    let ourMedian = max(median(ourWindows.isEmpty ? ours : ourWindows), resolution)
+    let hybridMedian = max(median(hybrids), resolution)
     print(
-        ratios
-            + String(
-                format: "sdldelay / FrameLink = %.1f (target ≥ 20); CPU %.1f%% of one core (target ≤ 5%%)",
-                median(delays) / ourMedian, median(cpus)))
+        String(
+            format: "FrameLink over %d frames: median p99 %.4f ms, median CPU %.1f%% of one core",
+            frames, median(ours), median(cpus)))
+    print(
+        String(
+            format:
+                "p99 per %d-frame run, as vs.c computes it: median of %d FrameLink windows %.4f ms, of %d hybrid runs %.4f ms,"
+                + " of %d sdldelay runs %.3f ms; hybrid CPU %.1f%%",
+            probeWindow, ourWindows.count, median(ourWindows.isEmpty ? ours : ourWindows), hybrids.count,
+            median(hybrids), delays.count, median(delays), median(hybridCPUs)))
+    print(
+        String(
+            format:
+                "FrameLink / hybrid = %.2f (target ≤ 1.5); sdldelay / FrameLink = %.1f (target ≥ 20);"
+                + " CPU %.1f%% of one core (target ≤ 5%%)",
+            ourMedian / hybridMedian, median(delays) / ourMedian, median(cpus)))
 }

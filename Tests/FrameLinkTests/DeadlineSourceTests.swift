@@ -32,6 +32,21 @@ final class InterferingClock: PacingClock {
     }
 }
 
+/// A virtual clock whose every sleep ends `oversleep` nanoseconds after its deadline.
+@MainActor
+final class OversleepingClock: PacingClock {
+    private(set) var now: Int64 = 0
+    let oversleep: Int64
+
+    init(oversleep: Int64) { self.oversleep = oversleep }
+
+    func nanoseconds() -> Int64 { now }
+
+    func sleep(untilNanoseconds deadline: Int64) {
+        if deadline > now { now = deadline + oversleep }
+    }
+}
+
 @MainActor
 @Suite("DeadlineSource: periodic interference")
 struct DeadlineSourceTests {
@@ -77,5 +92,22 @@ struct DeadlineSourceTests {
         let clock = InterferingClock(bursts: bursts, length: 60_000)
         let (_, source) = pace(on: clock, frames: 120, avoiding: true)
         #expect(source.interferenceShifts == 0)
+    }
+
+    @Test("a source that never spins is late on every frame, and does not move its grid for that")
+    func aSourceWithoutSpinLeavesItsGridAlone() {
+        let clock = OversleepingClock(oversleep: 150_000)
+        let source = DeadlineSource(refreshRate: .hz60, spin: .zero, clock: clock)
+        let loop = FrameLoop(source: source)
+        var stamps: [Int64] = []
+        let link = DisplayLink { link in stamps.append(link.timestamp.nanoseconds) }
+        link.add(to: loop, forMode: .common)
+        loop.run(frames: 400)
+        link.invalidate()
+        #expect(source.interferenceShifts == 0)
+        // Every frame is 150 µs late, so every interval after the first is exactly one period.
+        let intervals = zip(stamps.dropFirst(2), stamps.dropFirst()).map { $0 - $1 }
+        #expect(intervals.count == 398)
+        #expect(intervals.allSatisfy { abs($0 - Self.period) <= 1 })
     }
 }

@@ -136,7 +136,8 @@ public final class DeadlineSource: FrameSource {
             if isVirtual { clock.sleep(untilNanoseconds: deadline) }
             reached = clock.nanoseconds()
         }
-        noteLateness(reached - deadline, frame: index)
+        // Without a spin every frame is late by its wake-up latency: that is not interference.
+        if spinNanoseconds > 0 { noteLateness(reached - deadline, frame: index) }
         return FrameInstant(nanoseconds: reached - epoch)
     }
 
@@ -150,7 +151,8 @@ public final class DeadlineSource: FrameSource {
     /// 1 ms later (an eighth of a period above 125 Hz), once, so the activity falls inside the
     /// frame's work instead of on its deadline. It costs one interval a millisecond longer, and it
     /// happens at most once every 120 frames. Only deadline pacing can do this: a display's vsync
-    /// has a fixed phase.
+    /// has a fixed phase. A source whose ``spin`` is zero never moves its grid: every one of its
+    /// frames is late by the sleep's wake-up latency, which no phase avoids.
     public var avoidsPeriodicInterference = true
 
     /// How many times the grid has moved to avoid periodic interference.
