@@ -150,7 +150,7 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-/// vs.c paces 300 frames per run and takes its p99 as the 297th of the 300 sorted errors. The
+/// vs.c paces 300 frames per run and takes as its p99 the error at index 297 once sorted. The
 /// comparison with it uses the same window and the same index on FrameLink's intervals.
 let probeWindow = 300
 
