@@ -127,11 +127,6 @@ func paceOnce() -> (intervals: [Double], cpuPercent: Double, spin: Duration, shi
 
 /// Appends `intervals` to the file at `path` (one "round frame interval-ms" line each).
 func record(_ intervals: [Double], round: Int, to path: String) {
-    if !FileManager.default.fileExists(atPath: path) {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            fail("cannot create \(path)")
-        }
-    }
     guard let handle = FileHandle(forWritingAtPath: path) else { fail("cannot write \(path)") }
     let lines = intervals.enumerated().map { "\(round) \($0.offset + 1) \(String(format: "%.4f", $0.element))\n" }
     handle.seekToEndOfFile()
@@ -163,7 +158,10 @@ var hybrids: [Double] = []
 var delays: [Double] = []
 var cpus: [Double] = []
 var hybridCPUs: [Double] = []
-if let intervalsPath { try? FileManager.default.removeItem(atPath: intervalsPath) }
+// Start the intervals file empty, and fail now rather than after the first round if it cannot be written.
+if let intervalsPath, !FileManager.default.createFile(atPath: intervalsPath, contents: nil) {
+    fail("cannot create \(intervalsPath)")
+}
 for round in 1...rounds {
     let (intervals, cpu, spinUsed, shifts) = paceOnce()
     if let intervalsPath { record(intervals, round: round, to: intervalsPath) }
