@@ -30,17 +30,10 @@ func errors(of intervals: [Double], period: Double) -> PaceResult {
         over: (sorted.count { $0 > 0.005 }, sorted.count { $0 > 0.05 }, sorted.count { $0 > 0.5 }))
 }
 
-func cpuSeconds() -> Double {
+/// CPU time (user + system) used by this process, or by its finished children.
+func cpuSeconds(children: Bool = false) -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
-        + Double(usage.ru_stime.tv_usec) / 1e6
-}
-
-/// CPU time used by this process's finished children.
-func childCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    getrusage((children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue, &usage)
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
         + Double(usage.ru_stime.tv_usec) / 1e6
 }
@@ -53,12 +46,12 @@ func probe(_ path: String, _ mode: String) -> (line: String, p99: Double, cpuPer
     process.arguments = [mode]
     let pipe = Pipe()
     process.standardOutput = pipe
-    let cpuStart = childCPUSeconds()
+    let cpuStart = cpuSeconds(children: true)
     let wallStart = MonotonicClock.nanoseconds()
     do { try process.run() } catch { return nil }
     process.waitUntilExit()
     let wall = Double(MonotonicClock.nanoseconds() - wallStart) / 1e9
-    let cpu = childCPUSeconds() - cpuStart
+    let cpu = cpuSeconds(children: true) - cpuStart
     let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     guard let line = text.split(separator: "\n").last.map(String.init),
         let range = line.range(of: "p99 ")

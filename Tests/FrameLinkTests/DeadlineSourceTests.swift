@@ -52,10 +52,12 @@ final class OversleepingClock: PacingClock {
 struct DeadlineSourceTests {
     static let period: Int64 = 16_666_667
 
-    /// Paces `frames` frames at 60 Hz on `clock`; returns how many intervals missed the period by
-    /// more than 20 µs (after the first 30 frames, which the detection may need) and the source.
-    func pace(on clock: InterferingClock, frames: Int, avoiding: Bool) -> (late: Int, source: DeadlineSource) {
-        let source = DeadlineSource(refreshRate: .hz60, spin: .microseconds(300), clock: clock)
+    /// Paces `frames` frames at 60 Hz on `clock`, spinning `spin`; returns the frame timestamps
+    /// and the source.
+    func timestamps(
+        on clock: any PacingClock, spin: Duration = .microseconds(300), frames: Int, avoiding: Bool = true
+    ) -> (stamps: [Int64], source: DeadlineSource) {
+        let source = DeadlineSource(refreshRate: .hz60, spin: spin, clock: clock)
         source.avoidsPeriodicInterference = avoiding
         let loop = FrameLoop(source: source)
         var stamps: [Int64] = []
@@ -63,6 +65,13 @@ struct DeadlineSourceTests {
         link.add(to: loop, forMode: .common)
         loop.run(frames: frames)
         link.invalidate()
+        return (stamps, source)
+    }
+
+    /// Paces `frames` frames at 60 Hz on `clock`; returns how many intervals missed the period by
+    /// more than 20 µs (after the first 30 frames, which the detection may need) and the source.
+    func pace(on clock: InterferingClock, frames: Int, avoiding: Bool) -> (late: Int, source: DeadlineSource) {
+        let (stamps, source) = timestamps(on: clock, frames: frames, avoiding: avoiding)
         let intervals = zip(stamps.dropFirst(30), stamps.dropFirst(29)).map { $0 - $1 }
         return (intervals.count { abs($0 - Self.period) > 20_000 }, source)
     }
@@ -96,14 +105,7 @@ struct DeadlineSourceTests {
 
     @Test("a source that never spins is late on every frame, and does not move its grid for that")
     func aSourceWithoutSpinLeavesItsGridAlone() {
-        let clock = OversleepingClock(oversleep: 150_000)
-        let source = DeadlineSource(refreshRate: .hz60, spin: .zero, clock: clock)
-        let loop = FrameLoop(source: source)
-        var stamps: [Int64] = []
-        let link = DisplayLink { link in stamps.append(link.timestamp.nanoseconds) }
-        link.add(to: loop, forMode: .common)
-        loop.run(frames: 400)
-        link.invalidate()
+        let (stamps, source) = timestamps(on: OversleepingClock(oversleep: 150_000), spin: .zero, frames: 400)
         #expect(source.interferenceShifts == 0)
         // Every frame is 150 µs late, so every interval after the first is exactly one period.
         let intervals = zip(stamps.dropFirst(2), stamps.dropFirst()).map { $0 - $1 }
