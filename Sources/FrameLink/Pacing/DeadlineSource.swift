@@ -54,7 +54,7 @@ public final class DeadlineSource: FrameSource {
         var base =
             "deadline \(refreshRate) (sleep, then spin the last \(Milliseconds(currentSpin.wholeNanoseconds)) ms)"
         if interferenceShifts > 0 {
-            base += "; grid moved \(interferenceShifts)× away from periodic interference"
+            base += "; grid moved \(interferenceShifts)× away from interruptions at its deadlines"
         }
         return reason.map { "\(base): \($0)" } ?? base
     }
@@ -130,49 +130,109 @@ public final class DeadlineSource: FrameSource {
             }
             if spin == nil { adapt(oversleep: clock.nanoseconds() - wake) }
         }
+        // Spin, watching for interruptions: a jump between two clock reads means the thread was
+        // held (an interrupt, the kernel's tick, the host taking the CPU). They are logged by
+        // their offsets from the deadline. A virtual clock is stepped 1 µs at a time, so that a
+        // simulated interruption shows too.
         var reached = clock.nanoseconds()
+        var previous = reached
+        var interrupted = false
         let isVirtual = clock !== SystemClock.shared
         while reached < deadline {
-            if isVirtual { clock.sleep(untilNanoseconds: deadline) }
+            if isVirtual { clock.sleep(untilNanoseconds: min(deadline, reached + 1_000)) }
             reached = clock.nanoseconds()
+            if reached - previous > Self.interruptionThreshold {
+                interruptions.append(frame: index, start: previous - deadline, end: reached - deadline)
+                interrupted = true
+            }
+            previous = reached
         }
         // Without a spin every frame is late by its wake-up latency: that is not interference.
-        if spinNanoseconds > 0 { noteLateness(reached - deadline, frame: index) }
+        if spinNanoseconds > 0 {
+            noteLateness(reached - deadline, frame: index, spin: spinNanoseconds)
+            if interrupted { noteInterruption(frame: index, spin: spinNanoseconds) }
+        }
         return FrameInstant(nanoseconds: reached - epoch)
     }
 
     /// Whether the grid moves away from periodic interference (true by default).
     ///
     /// Some machines run something at a fixed rate that preempts the pacer just as a deadline falls
-    /// due: a kernel thread, a monitoring agent, or, on a virtual machine, the host taking the
-    /// virtual CPU away (which no thread priority prevents). At 60 Hz a 10 Hz activity lands on
-    /// every sixth deadline, with the same phase, for as long as both run. When three late frames
-    /// in a row come at the same spacing (at most 30 frames apart), the source moves its grid
-    /// 1 ms later (an eighth of a period above 125 Hz), once, so the activity falls inside the
-    /// frame's work instead of on its deadline. It costs one interval a millisecond longer, and it
-    /// happens at most once every 120 frames. Only deadline pacing can do this: a display's vsync
-    /// has a fixed phase. A source whose ``spin`` is zero never moves its grid: every one of its
-    /// frames is late by the sleep's wake-up latency, which no phase avoids.
+    /// due: the kernel's scheduler tick (250 Hz on many kernels), a kernel thread, a monitoring
+    /// agent, or, on a virtual machine, the host taking the virtual CPU away (which no thread
+    /// priority prevents). Such an activity keeps its phase on the monotonic clock, so against a
+    /// 60 Hz grid it recurs on every third or sixth deadline at the same offset, for as long as
+    /// both run. The spin watches for interruptions (jumps of more than 3 µs between two reads of
+    /// the clock) and logs where they fall relative to each deadline. The source moves its grid
+    /// so that the activity falls inside the frame's work instead of on its deadline: earlier, to
+    /// the point of the spin's window that the interruptions of the last 60 frames kept clearest
+    /// of (the window is the only stretch before a deadline the source has watched), or 1 ms
+    /// later (an eighth of a period above 125 Hz) when the spin is under 0.1 ms. It moves when
+    ///
+    /// - an interruption holds the spin across the deadline, so the frame is late. A recurring
+    ///   activity would make this deadline late again every few frames; a chance one will not,
+    ///   but moving costs nothing more then: the interval after a late frame is off the period
+    ///   anyway, and the move only changes by how much;
+    /// - the spin is interrupted twice within 60 frames at the same offset from the deadline
+    ///   (within 3 µs), each time ending less than 30 µs before it. This catches a recurring
+    ///   activity from its near misses, before a frame is late; the chance interruptions of a busy
+    ///   machine come at scattered offsets; or
+    /// - three late frames in a row come at the same spacing (at most 30 frames apart): sleeps
+    ///   that end late at a fixed rhythm.
+    ///
+    /// It moves at most once every 120 frames; each move makes one interval shorter by at most the
+    /// spin. Only deadline pacing can do this: a display's vsync has a fixed phase. A source whose
+    /// ``spin`` is zero never moves its grid: every one of its frames is late by the sleep's
+    /// wake-up latency, which no phase avoids, and it has no spin in which to see interruptions.
     public var avoidsPeriodicInterference = true
 
-    /// How many times the grid has moved to avoid periodic interference.
+    /// How many times the grid has moved away from interruptions at its deadlines (see
+    /// ``avoidsPeriodicInterference``).
     public private(set) var interferenceShifts = 0
 
     /// Frame indices of the last three frames that reached their deadline more than 5 µs late.
     private var lateFrames: (Int64, Int64, Int64) = (0, 0, 0)
     private var lastShiftFrame: Int64 = -1_000
 
+    /// A jump between two clock reads in the spin longer than this is an interruption (3 µs; a
+    /// read takes about 25 ns).
+    static let interruptionThreshold: Int64 = 3_000
+
+    /// The interruptions the last spins saw, by their offsets from their deadlines.
+    private var interruptions = _InterruptionLog()
+
     /// Notes how late the spin ended; moves the grid when late frames recur at a fixed spacing.
-    private func noteLateness(_ lateness: Int64, frame index: Int64) {
+    private func noteLateness(_ lateness: Int64, frame index: Int64, spin: Int64) {
         guard avoidsPeriodicInterference, lateness > 5_000 else { return }
         lateFrames = (lateFrames.1, lateFrames.2, index)
         let spacing = lateFrames.2 - lateFrames.1
-        guard lateFrames.0 > 0, lateFrames.1 - lateFrames.0 == spacing, spacing <= 30,
-            index - lastShiftFrame >= 120
-        else { return }
-        origin += min(1_000_000, refreshRate.periodNanoseconds / 8)
+        guard lateFrames.0 > 0, lateFrames.1 - lateFrames.0 == spacing, spacing <= 30 else { return }
+        moveGrid(at: index, spin: spin)
+    }
+
+    /// Looks at the last interruption of this frame's spin; moves the grid when it made the frame
+    /// late, or when it ended close to the deadline at the offset of an earlier near miss.
+    private func noteInterruption(frame index: Int64, spin: Int64) {
+        guard avoidsPeriodicInterference, let last = interruptions.last, last.end > -30_000 else { return }
+        let madeFrameLate = last.end > 5_000
+        if madeFrameLate || interruptions.hasNearMiss(startingAt: last.start, within: 3_000, in: (index - 60)..<index) {
+            moveGrid(at: index, spin: spin)
+        }
+    }
+
+    /// Moves the grid, unless it moved in the last 120 frames: earlier, to the point of the spin's
+    /// window that the interruptions of the last 60 frames kept clearest of; or, if the spin is
+    /// too short to choose in, 1 ms (an eighth of a period above 125 Hz) later.
+    private func moveGrid(at index: Int64, spin: Int64) {
+        guard index - lastShiftFrame >= 120 else { return }
+        if let earlier = interruptions.clearestOffset(window: spin, frames: (index - 60)...index) {
+            origin -= earlier
+        } else {
+            origin += min(1_000_000, refreshRate.periodNanoseconds / 8)
+        }
         lastShiftFrame = index
         lateFrames = (0, 0, 0)
+        interruptions.removeAll()
         interferenceShifts += 1
     }
 
@@ -229,6 +289,7 @@ public final class DeadlineSource: FrameSource {
 
     private func forgetLateFrames() {
         lateFrames = (0, 0, 0)
+        interruptions.removeAll()
         lastShiftFrame = -1_000
     }
 
@@ -237,5 +298,71 @@ public final class DeadlineSource: FrameSource {
         origin = instant.nanoseconds
         lastFrameIndex = 0
         forgetLateFrames()
+    }
+}
+
+/// The last 128 interruptions of the pacer's spins, each as its frame index and its start and end
+/// offsets from that frame's deadline (negative before it); a fixed buffer, so logging one
+/// allocates nothing.
+struct _InterruptionLog {
+    private var frames = [Int64](repeating: .min, count: 128)
+    private var starts = [Int64](repeating: 0, count: 128)
+    private var ends = [Int64](repeating: 0, count: 128)
+    private var next = 0
+
+    mutating func append(frame: Int64, start: Int64, end: Int64) {
+        frames[next] = frame
+        starts[next] = start
+        ends[next] = end
+        next = (next + 1) % frames.count
+    }
+
+    /// The latest interruption, if any.
+    var last: (frame: Int64, start: Int64, end: Int64)? {
+        let slot = (next + frames.count - 1) % frames.count
+        return frames[slot] == .min ? nil : (frames[slot], starts[slot], ends[slot])
+    }
+
+    /// Whether an interruption in one of `frames` started within `tolerance` of `offset` and ended
+    /// less than 30 µs before its deadline (or after it).
+    func hasNearMiss(startingAt offset: Int64, within tolerance: Int64, in range: Range<Int64>) -> Bool {
+        for slot in frames.indices
+        where range.contains(frames[slot]) && ends[slot] > -30_000 && abs(starts[slot] - offset) <= tolerance {
+            return true
+        }
+        return false
+    }
+
+    /// How much earlier a deadline should move, between 50 µs and `window` − 50 µs in 10 µs
+    /// steps, so that it falls clearest of the interruptions logged for `range`: the fewest of
+    /// them within 10 µs before their start to 30 µs after their end, then the farthest from any
+    /// of them and from the window's start (what lies before it was not watched). `nil` if the
+    /// window is too short to choose in.
+    func clearestOffset(window: Int64, frames range: ClosedRange<Int64>) -> Int64? {
+        var best: (move: Int64, hits: Int, clearance: Int64)?
+        var move: Int64 = 50_000
+        while move <= window - 50_000 {
+            let deadline = -move
+            var hits = 0
+            var clearance = deadline + window
+            for slot in frames.indices where range.contains(frames[slot]) {
+                let low = starts[slot] - 10_000
+                let high = ends[slot] + 30_000
+                if deadline >= low && deadline <= high {
+                    hits += 1
+                } else {
+                    clearance = min(clearance, deadline < low ? low - deadline : deadline - high)
+                }
+            }
+            if best == nil || hits < best!.hits || (hits == best!.hits && clearance > best!.clearance) {
+                best = (move, hits, clearance)
+            }
+            move += 10_000
+        }
+        return best?.move
+    }
+
+    mutating func removeAll() {
+        for slot in frames.indices { frames[slot] = .min }
     }
 }
