@@ -137,6 +137,67 @@ func frameBenchmark(
     }
 }
 
+/// A virtual clock with a 30 µs interruption every 997 µs: its phase drifts across a 60 Hz grid's
+/// deadlines, so DeadlineSource keeps seeing interruptions in its spin, logging them, and moving
+/// its grid (at most once every 120 frames).
+@MainActor
+final class BurstingClock: PacingClock {
+    private var now: Int64 = 0
+    private var nextBurst: Int64 = 987_000
+    private let every: Int64 = 997_000
+    private let length: Int64 = 30_000
+
+    func nanoseconds() -> Int64 { now }
+
+    func sleep(untilNanoseconds deadline: Int64) {
+        var target = max(now, deadline)
+        while nextBurst <= target {
+            target = max(target, nextBurst + length)
+            nextBurst += every
+        }
+        now = target
+    }
+}
+
+nonisolated(unsafe) var pacedLoop: (loop: FrameLoop, source: DeadlineSource)?
+
+/// One DeadlineSource frame (sleep, then a 300 µs spin stepped 1 µs at a time) on a
+/// `BurstingClock`: the pacer's own work, including its interruption log and grid moves.
+func deadlineBenchmark() {
+    Benchmark(
+        "frame: DeadlineSource wait, virtual clock with drifting interruptions",
+        configuration: .init(
+            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+            timeUnits: .microseconds,
+            maxDuration: .seconds(3),
+            maxIterations: 100_000
+        )
+    ) { benchmark in
+        let iterations = benchmark.scaledIterations
+        onBenchmarkThread {
+            let (loop, source) = pacedLoop!
+            for _ in iterations {
+                loop.runFrame()
+            }
+            blackHole(source.interferenceShifts)
+        }
+    } setup: {
+        onBenchmarkThread {
+            let source = DeadlineSource(refreshRate: .hz60, spin: .microseconds(300), clock: BurstingClock())
+            let loop = FrameLoop(source: source)
+            loop.drainsMainQueue = false
+            // A link keeps the loop pacing frames (an empty loop waits idle, without a spin).
+            DisplayLink { _ in }.add(to: loop, forMode: .common)
+            // Reach steady state, past the first grid moves.
+            for _ in 0..<1_000 { loop.runFrame() }
+            precondition(source.interferenceShifts > 0, "the bursts should have moved the grid")
+            pacedLoop = (loop, source)
+        }
+    } teardown: {
+        pacedLoop = nil
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     // The harness's own cost: compare the frames below with it.
     frameBenchmark("frame: empty loop", links: 0, timers: 0)
@@ -151,4 +212,6 @@ let benchmarks: @Sendable () -> Void = {
     frameBenchmark(
         "frame: 10,000 links + 10,000 due timers, real clock, callbacks not timed", links: 10_000, timers: 10_000,
         realClock: true, measuresCallbacks: false)
+    // The deadline pacer's own work per frame, interruption watching included.
+    deadlineBenchmark()
 }
