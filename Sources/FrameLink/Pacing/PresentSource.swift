@@ -151,6 +151,9 @@ public final class PresentSource: FrameSource {
             text = "vsync (\(rate)): \(reason)"
         case .deadline:
             text = "deadline \(displayRefreshRate): \(reason)"
+            if deadline.interferenceShifts > 0 {
+                text += "; grid moved \(deadline.interferenceShifts)× away from interruptions at its deadlines"
+            }
         case .unpaced:
             text = "unpaced: \(reason)"
         }
