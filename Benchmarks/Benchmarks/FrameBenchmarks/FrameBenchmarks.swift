@@ -103,18 +103,23 @@ func onBenchmarkThread(_ body: @MainActor () -> Void) {
     }
 }
 
+/// Per-frame metrics (mallocs included), for up to 3 s or 100,000 frames.
+var frameConfiguration: Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(3),
+        maxIterations: 100_000
+    )
+}
+
 func frameBenchmark(
     _ name: String, links: Int, timers: Int, weakTargets: Bool = false, drainsMainQueue: Bool = false,
     realClock: Bool = false, measuresCallbacks: Bool = true
 ) {
     Benchmark(
         name,
-        configuration: .init(
-            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
-            timeUnits: .microseconds,
-            maxDuration: .seconds(3),
-            maxIterations: 100_000
-        )
+        configuration: frameConfiguration
     ) { benchmark in
         let iterations = benchmark.scaledIterations
         onBenchmarkThread {
@@ -166,12 +171,7 @@ nonisolated(unsafe) var pacedLoop: (loop: FrameLoop, source: DeadlineSource)?
 func deadlineBenchmark() {
     Benchmark(
         "frame: DeadlineSource wait, virtual clock with drifting interruptions",
-        configuration: .init(
-            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
-            timeUnits: .microseconds,
-            maxDuration: .seconds(3),
-            maxIterations: 100_000
-        )
+        configuration: frameConfiguration
     ) { benchmark in
         let iterations = benchmark.scaledIterations
         onBenchmarkThread {
