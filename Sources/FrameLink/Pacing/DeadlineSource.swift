@@ -136,21 +136,19 @@ public final class DeadlineSource: FrameSource {
         // simulated interruption shows too.
         var reached = clock.nanoseconds()
         var previous = reached
-        var interrupted = false
         let isVirtual = clock !== SystemClock.shared
         while reached < deadline {
             if isVirtual { clock.sleep(untilNanoseconds: min(deadline, reached + 1_000)) }
             reached = clock.nanoseconds()
             if reached - previous > Self.interruptionThreshold {
                 interruptions.append(frame: index, start: previous - deadline, end: reached - deadline)
-                interrupted = true
             }
             previous = reached
         }
         // Without a spin every frame is late by its wake-up latency: that is not interference.
         if spinNanoseconds > 0 {
             noteLateness(reached - deadline, frame: index, spin: spinNanoseconds)
-            if interrupted { noteInterruption(frame: index, spin: spinNanoseconds) }
+            noteInterruption(frame: index, spin: spinNanoseconds)
         }
         return FrameInstant(nanoseconds: reached - epoch)
     }
@@ -210,10 +208,13 @@ public final class DeadlineSource: FrameSource {
         moveGrid(at: index, spin: spin)
     }
 
-    /// Looks at the last interruption of this frame's spin; moves the grid when it made the frame
-    /// late, or when it ended close to the deadline at the offset of an earlier near miss.
+    /// Looks at the last interruption of this frame's spin, if it had one; moves the grid when it
+    /// made the frame late, or when it ended close to the deadline at the offset of an earlier near
+    /// miss.
     private func noteInterruption(frame index: Int64, spin: Int64) {
-        guard avoidsPeriodicInterference, let last = interruptions.last, last.end > -30_000 else { return }
+        guard avoidsPeriodicInterference, let last = interruptions.last, last.frame == index,
+            last.end > -_InterruptionLog.nearMissMargin
+        else { return }
         let madeFrameLate = last.end > 5_000
         if madeFrameLate || interruptions.hasNearMiss(startingAt: last.start, within: 3_000, in: (index - 60)..<index) {
             moveGrid(at: index, spin: spin)
@@ -310,6 +311,10 @@ struct _InterruptionLog {
     private var ends = [Int64](repeating: 0, count: 128)
     private var next = 0
 
+    /// An interruption that ends less than this before its deadline (30 µs), or after it, is a
+    /// near miss.
+    static let nearMissMargin: Int64 = 30_000
+
     mutating func append(frame: Int64, start: Int64, end: Int64) {
         frames[next] = frame
         starts[next] = start
@@ -327,7 +332,9 @@ struct _InterruptionLog {
     /// less than 30 µs before its deadline (or after it).
     func hasNearMiss(startingAt offset: Int64, within tolerance: Int64, in range: Range<Int64>) -> Bool {
         for slot in frames.indices
-        where range.contains(frames[slot]) && ends[slot] > -30_000 && abs(starts[slot] - offset) <= tolerance {
+        where range.contains(frames[slot]) && ends[slot] > -Self.nearMissMargin
+            && abs(starts[slot] - offset) <= tolerance
+        {
             return true
         }
         return false
