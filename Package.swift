@@ -17,8 +17,14 @@ let package = Package(
     targets: [
         .target(
             name: "FrameLink",
-            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: [
+                "CFrameLinkShims",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
         ),
+        // Platform hooks in C (libdispatch's main-queue hooks as weak symbols, ppoll), so that the
+        // Swift code reaches them through an ordinary import; every function has a fallback answer.
+        .target(name: "CFrameLinkShims"),
         .systemLibrary(
             name: "CSDL2",
             // No `pkgConfig: "sdl2"`: SwiftPM warns on the `-D_REENTRANT` that sdl2.pc passes, and the

@@ -29,6 +29,7 @@ final class InterferingClock: PacingClock {
     }
 
     func nanoseconds() -> Int64 { now }
+    var sleepsInRealTime: Bool { false }
 
     func sleep(untilNanoseconds deadline: Int64) {
         var target = max(now, deadline)
@@ -51,6 +52,7 @@ final class OversleepingClock: PacingClock {
     init(oversleep: Int64) { self.oversleep = oversleep }
 
     func nanoseconds() -> Int64 { now }
+    var sleepsInRealTime: Bool { false }
 
     func sleep(untilNanoseconds deadline: Int64) {
         if deadline > now { now = deadline + oversleep }

@@ -59,8 +59,9 @@ struct LifetimeTests {
     @Test("a closure that invalidates its own link or timer keeps its captures until it returns")
     func invalidateInsideKeepsCapturesForTheCall() throws {
         // invalidate() drops the closure, and with it the only reference to what it captured. The
-        // frame path calls closures without retaining them, so FrameLink must keep a closure dropped
-        // mid-call until the call returns: here the owners must not deinitialize during their calls.
+        // frame path holds what it calls (the link or timer, and a copy of its closure) for the
+        // call, so a closure dropped mid-call lives until the call returns: here the owners must not
+        // deinitialize during their calls.
         let (source, loop) = makeLoop()
         var deinitializedDuringCall: [String] = []
         var deinitialized: Set<String> = []
@@ -95,12 +96,12 @@ struct LifetimeTests {
                 calls += 1
             }
         }
-        fired?.fire()  // outside any frame: not borrowed, but it must hold the closure for the call too
+        fired?.fire()  // outside any frame: fire() must hold the closure for the call too
         #expect(deinitialized == ["fire()"])
         try source.advance(frames: 1)
         #expect(calls == 4)
         #expect(deinitializedDuringCall.isEmpty)
-        #expect(deinitialized == ["link", "timer", "one-shot", "fire()"], "released once the frame's pass ended")
+        #expect(deinitialized == ["link", "timer", "one-shot", "fire()"], "released once their calls returned")
         #expect(loop.linkCount == 0 && loop.timerCount == 0)
     }
 

@@ -18,24 +18,26 @@ final class MainQueueTests: XCTestCase {
 
     func testMainActorTasksAndMainQueueBlocksRunBetweenFrames() throws {
         try MainActor.assumeIsolated {
-            XCTAssertTrue(Thread.isMainThread)
-            let source = ManualFrameSource()
-            let loop = FrameLoop(source: source)
-            DisplayLink { _ in }.add(to: loop, forMode: .common)
-            let flags = Flags()
-            Task { @MainActor in
-                flags.taskRan = true
-                // A task that awaits keeps making progress across frames.
-                for _ in 0..<3 {
-                    flags.taskFrames.append(loop.frameIndex)
-                    await Task.yield()
+            try Self.onBothPaths { path in
+                XCTAssertTrue(Thread.isMainThread)
+                let source = ManualFrameSource()
+                let loop = FrameLoop(source: source)
+                DisplayLink { _ in }.add(to: loop, forMode: .common)
+                let flags = Flags()
+                Task { @MainActor in
+                    flags.taskRan = true
+                    // A task that awaits keeps making progress across frames.
+                    for _ in 0..<3 {
+                        flags.taskFrames.append(loop.frameIndex)
+                        await Task.yield()
+                    }
                 }
+                DispatchQueue.main.async { MainActor.assumeIsolated { flags.blockRan = true } }
+                try source.advance(frames: 5)
+                XCTAssertTrue(flags.taskRan, "a Task { @MainActor in … } must run while the loop runs (\(path))")
+                XCTAssertTrue(flags.blockRan, "a DispatchQueue.main.async block must run while the loop runs (\(path))")
+                XCTAssertEqual(flags.taskFrames.count, 3, path)
             }
-            DispatchQueue.main.async { MainActor.assumeIsolated { flags.blockRan = true } }
-            try source.advance(frames: 5)
-            XCTAssertTrue(flags.taskRan, "a Task { @MainActor in … } must run while the loop runs")
-            XCTAssertTrue(flags.blockRan, "a DispatchQueue.main.async block must run while the loop runs")
-            XCTAssertEqual(flags.taskFrames.count, 3)
         }
     }
 
@@ -57,86 +59,165 @@ final class MainQueueTests: XCTestCase {
 
     func testAnIdleLoopRunsMainActorWorkWhileItSleeps() throws {
         try MainActor.assumeIsolated {
-            // A real clock: the loop is idle (no links) and sleeps to a timer 50 ms away.
-            let source = DeadlineSource(refreshRate: .hz60)
-            let loop = FrameLoop(source: source)
-            let flags = Flags()
-            let timer = try FrameTimer(interval: .milliseconds(50), repeats: false) { _ in loop.stop() }
-            timer.add(to: loop, forMode: .default)
-            Task { @MainActor in flags.taskRan = true }
-            loop.run()
-            XCTAssertTrue(flags.taskRan)
-            XCTAssertEqual(timer.fireCount, 1)
-            XCTAssertGreaterThanOrEqual(loop.timestamp.nanoseconds, 50_000_000)
+            try Self.onBothPaths { path in
+                // A real clock: the loop is idle (no links) and sleeps to a timer 50 ms away.
+                let source = DeadlineSource(refreshRate: .hz60)
+                let loop = FrameLoop(source: source)
+                let flags = Flags()
+                let timer = try FrameTimer(interval: .milliseconds(50), repeats: false) { _ in loop.stop() }
+                timer.add(to: loop, forMode: .default)
+                Task { @MainActor in flags.taskRan = true }
+                loop.run()
+                XCTAssertTrue(flags.taskRan, path)
+                XCTAssertEqual(timer.fireCount, 1, path)
+                XCTAssertGreaterThanOrEqual(loop.timestamp.nanoseconds, 50_000_000, path)
+            }
         }
     }
 
     func testWorkQueuedDuringAFrameWaitRunsDuringTheWaitNotAtTheNextFrame() throws {
         try MainActor.assumeIsolated {
-            // 20 Hz on the real clock: each frame waits about 50 ms for its deadline.
-            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 20))
-            let loop = FrameLoop(source: source)
-            let flags = Flags()
-            var queuedDuringFrame: [Int64] = []
-            DisplayLink { link in
-                guard link.callCount <= 3 else {
-                    link.invalidate()  // the closure holds the loop: break the cycle
-                    return loop.stop()
-                }
-                // Queued from another thread 10 ms into the frame's wait for the next one.
-                let frame = link.frameIndex
-                queuedDuringFrame.append(frame)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
-                    Task { @MainActor in flags.ranDuringFrame.append(loop.frameIndex) }
-                }
-            }.add(to: loop, forMode: .common)
-            loop.run()
-            XCTAssertEqual(
-                flags.ranDuringFrame, queuedDuringFrame,
-                "each task runs while the loop waits for the next frame, not when that frame begins")
+            try Self.onBothPaths { path in
+                // 20 Hz on the real clock: each frame waits about 50 ms for its deadline.
+                Self.checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(
+
+                    DeadlineSource(refreshRate: try FrameRate(numerator: 20)), path: path)
+            }
         }
+    }
+
+    func testASystemClockMadeByHandPacesExactlyAsTheDefaultClock() throws {
+        // `SystemClock()` is a second handle on the same clock, not a virtual one: the source serves
+        // the main queue during its waits, as the default source does.
+        try MainActor.assumeIsolated {
+            try Self.onBothPaths { path in
+                Self.checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(
+
+                    DeadlineSource(refreshRate: try FrameRate(numerator: 20), clock: SystemClock()), path: path)
+            }
+        }
+    }
+
+    /// Work queued from another thread 10 ms into each frame's wait runs during that wait, not when
+    /// the next frame begins.
+    @MainActor
+    static func checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(_ source: DeadlineSource, path: String) {
+        let loop = FrameLoop(source: source)
+        let flags = Flags()
+        var queuedDuringFrame: [Int64] = []
+        DisplayLink { link in
+            guard link.callCount <= 3 else {
+                link.invalidate()  // the closure holds the loop: break the cycle
+                return loop.stop()
+            }
+            let frame = link.frameIndex
+            queuedDuringFrame.append(frame)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+                Task { @MainActor in flags.ranDuringFrame.append(loop.frameIndex) }
+            }
+        }.add(to: loop, forMode: .common)
+        loop.run()
+        XCTAssertEqual(
+            flags.ranDuringFrame, queuedDuringFrame,
+            "each task runs while the loop waits for the next frame, not when that frame begins (\(path))")
     }
 
     func testBlocksScheduledOnTheMainRunLoopStillRun() {
         MainActor.assumeIsolated {
-            // The loop waits on the main queue directly and passes through the main run loop only
-            // when a run-loop timer is due and every 60th frame: run-loop sources (here a block
-            // scheduled on the run loop itself, which the main queue never sees) are served there.
-            let source = DeadlineSource(refreshRate: try! FrameRate(numerator: 120))
-            let loop = FrameLoop(source: source)
-            let runs = Counter()
-            let link = DisplayLink { link in
-                // Four blocks; at least 60 frames follow the last one, so a pass serves it.
-                if link.callCount % 40 == 1 && link.callCount < 140 {
-                    RunLoop.main.perform { runs.increment() }
+            Self.onBothPaths { path in
+                // The loop waits on the main queue directly and passes through the main run loop only
+                // when a run-loop timer is due and every 60th frame: run-loop sources (here a block
+                // scheduled on the run loop itself, which the main queue never sees) are served there.
+                let source = DeadlineSource(refreshRate: try! FrameRate(numerator: 120))
+                let loop = FrameLoop(source: source)
+                let runs = Counter()
+                let link = DisplayLink { link in
+                    // Four blocks; at least 60 frames follow the last one, so a pass serves it.
+                    if link.callCount % 40 == 1 && link.callCount < 140 {
+                        RunLoop.main.perform { runs.increment() }
+                    }
                 }
+                link.add(to: loop, forMode: .common)
+                loop.run(frames: 200)
+                link.invalidate()  // the closure holds the loop: break the cycle
+                XCTAssertEqual(runs.value, 4, "every block scheduled on the main run loop ran (\(path))")
             }
-            link.add(to: loop, forMode: .common)
-            loop.run(frames: 200)
-            link.invalidate()  // the closure holds the loop: break the cycle
-            XCTAssertEqual(runs.value, 4, "every block scheduled on the main run loop ran")
         }
     }
 
     func testARunLoopTimerFiresInTheFrameItFallsDue() {
         MainActor.assumeIsolated {
-            // A timer on the main run loop (what Foundation.Timer is built on; created through
-            // CoreFoundation here because Foundation.Timer leaks on Linux) is served in the frame
-            // it falls due, not only at the periodic pass every 60th frame: 40 frames of a 50 ms
-            // timer at 60 Hz see about 13 fires, a pass every 60th frame would see at most one.
+            Self.onBothPaths { path in
+                // A timer on the main run loop (what Foundation.Timer is built on; created through
+                // CoreFoundation here because Foundation.Timer leaks on Linux) is served in the frame
+                // it falls due, not only at the periodic pass every 60th frame: 40 frames of a 50 ms
+                // timer at 60 Hz see about 13 fires, a pass every 60th frame would see at most one.
+                let source = DeadlineSource(refreshRate: .hz60)
+                let loop = FrameLoop(source: source)
+                let fires = Counter()
+                let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.05, 0.05, 0, 0) { _ in
+                    fires.increment()
+                }
+                CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopDefaultMode)
+                defer { CFRunLoopTimerInvalidate(timer) }
+                let link = DisplayLink { _ in }
+                link.add(to: loop, forMode: .common)
+                loop.run(frames: 40)
+                link.invalidate()
+                XCTAssertGreaterThanOrEqual(fires.value, 8, "fires: \(fires.value) (\(path))")
+            }
+        }
+    }
+
+    /// Runs `body` twice: on the path a game gets here (libdispatch's main-queue hooks, checked at
+    /// the first wait), then with the run-loop fallback forced. Both must pass: the fallback is
+    /// what runs where a toolchain drops or reroutes the hooks.
+    @MainActor
+    static func onBothPaths(_ body: (_ path: String) throws -> Void) rethrows {
+        for forced in [false, true] {
+            MainQueueDrain.forcesRunLoopFallback = forced
+            defer { MainQueueDrain.forcesRunLoopFallback = false }
+            try body(forced ? "run-loop fallback forced" : "main-queue hooks")
+        }
+    }
+
+    func testTheHookPathIsCheckedAndUsedWhereItWorks() {
+        MainActor.assumeIsolated {
+            MainQueueDrain.forcesRunLoopFallback = false  // decide again
             let source = DeadlineSource(refreshRate: .hz60)
             let loop = FrameLoop(source: source)
-            let fires = Counter()
-            let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.05, 0.05, 0, 0) { _ in
-                fires.increment()
-            }
-            CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopDefaultMode)
-            defer { CFRunLoopTimerInvalidate(timer) }
             let link = DisplayLink { _ in }
             link.add(to: loop, forMode: .common)
-            loop.run(frames: 40)
+            loop.run(frames: 2)
             link.invalidate()
-            XCTAssertGreaterThanOrEqual(fires.value, 8, "fires: \(fires.value)")
+            guard case .descriptor = MainQueueDrain.path else {
+                return XCTFail("this toolchain's libdispatch has the hooks; the check chose \(MainQueueDrain.path)")
+            }
+            XCTAssertNil(MainQueueDrain.note)
+            XCTAssertFalse(source.pacingDescription.contains("run loop"), source.pacingDescription)
+        }
+    }
+
+    func testAHookThatRunsNothingIsDetectedAndTheRunLoopServesTheQueue() {
+        MainActor.assumeIsolated {
+            // As if a toolchain kept the symbols but no longer ran the main queue through them: the
+            // check's probe block does not run, so the loop falls back and says so, once.
+            MainQueueDrain.simulatesInertHook = true
+            defer { MainQueueDrain.simulatesInertHook = false }
+            let source = DeadlineSource(refreshRate: .hz60)
+            let loop = FrameLoop(source: source)
+            let flags = Flags()
+            DispatchQueue.main.async { MainActor.assumeIsolated { flags.blockRan = true } }
+            let link = DisplayLink { _ in }
+            link.add(to: loop, forMode: .common)
+            loop.run(frames: 3)
+            link.invalidate()
+            XCTAssertEqual(MainQueueDrain.path, .runLoop)
+            XCTAssertTrue(flags.blockRan, "the run loop served the main queue instead")
+            let description = loop.statistics.pacingDescription
+            XCTAssertTrue(
+                description.contains("main-queue hook did not run queued work"), "pacing description: \(description)")
+            XCTAssertEqual(description.components(separatedBy: "run loop").count - 1, 1, "said once: \(description)")
         }
     }
 

@@ -298,21 +298,13 @@ final class SpringClosureBaseline {
     }
 }
 
-nonisolated(unsafe) var animatorWorkload: AnimatorWorkload?
+/// The animator workload of the benchmark being run: made, run and released on the main actor
+/// through `MainActor.run` (one hop per sample; the harness baseline on the main actor measures it).
+@MainActor var animatorWorkload: AnimatorWorkload?
 nonisolated(unsafe) var tweenBaseline: TweenBaseline?
 nonisolated(unsafe) var springBaseline: SpringBaseline?
 nonisolated(unsafe) var tweenClosureBaseline: TweenClosureBaseline?
 nonisolated(unsafe) var springClosureBaseline: SpringClosureBaseline?
-
-/// Runs main-actor code on the benchmark's thread. package-benchmark runs benchmarks off the main
-/// thread; the workload is touched by this thread only, so skipping the isolation check is safe here
-/// (and only here: FrameLink's own code never does this).
-func onBenchmarkThread(_ body: @MainActor () -> Void) {
-    typealias Plain = () -> Void
-    withoutActuallyEscaping(body) { body in
-        unsafeBitCast(body, to: Plain.self)()
-    }
-}
 
 var configuration: Benchmark.Configuration {
     .init(
@@ -328,7 +320,7 @@ func animatorBenchmark(_ name: String, kind: AnimationKind) {
     let workloadCount = kind == .none ? 0 : animationCount
     Benchmark(name, configuration: configuration) { benchmark in
         let iterations = benchmark.scaledIterations
-        onBenchmarkThread {
+        await MainActor.run {
             let work = animatorWorkload!
             for _ in iterations {
                 work.frame()
@@ -336,13 +328,9 @@ func animatorBenchmark(_ name: String, kind: AnimationKind) {
             blackHole(work.output[0])
         }
     } setup: {
-        onBenchmarkThread {
-            animatorWorkload = AnimatorWorkload(kind: kind, count: workloadCount)
-        }
+        await MainActor.run { animatorWorkload = AnimatorWorkload(kind: kind, count: workloadCount) }
     } teardown: {
-        onBenchmarkThread {
-            animatorWorkload = nil
-        }
+        await MainActor.run { animatorWorkload = nil }
     }
 }
 
@@ -353,9 +341,9 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(benchmark)
         }
     }
-    Benchmark("empty, on the benchmark thread (harness baseline)", configuration: configuration) { benchmark in
+    Benchmark("empty, on the main actor (harness baseline)", configuration: configuration) { benchmark in
         let iterations = benchmark.scaledIterations
-        onBenchmarkThread {
+        await MainActor.run {
             for _ in iterations {
                 blackHole(iterations)
             }

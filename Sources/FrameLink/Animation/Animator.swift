@@ -78,19 +78,19 @@ public final class Animator {
     // The display link, labelled "Animator" in drop reports; it holds the animator weakly.
     private var link: DisplayLink!
 
-    @exclusivity(unchecked) private var stores: ContiguousArray<_AnimationStoreBase> = []
+    private var stores: ContiguousArray<_AnimationStoreBase> = []
     private var storeIndex: [ObjectIdentifier: Int] = [:]
     private var keyed: [_AnimationKey: [AnimationHandle]] = [:]
-    @exclusivity(unchecked) private var finished: ContiguousArray<AnimationHandle> = []
-    @exclusivity(unchecked) private var activeLeaves = 0
-    @exclusivity(unchecked) private var pausedLeaves = 0
-    @exclusivity(unchecked) private var hasPendingRemovals = false
+    private var finished: ContiguousArray<AnimationHandle> = []
+    private var activeLeaves = 0
+    private var pausedLeaves = 0
+    private var hasPendingRemovals = false
 
     // Animation time = anchorClock + (real − anchorReal) × scale, with real in nanoseconds.
-    @exclusivity(unchecked) private var anchorReal: Int64 = 0
-    @exclusivity(unchecked) private var anchorClock: Double = 0
-    @exclusivity(unchecked) private var scale: Double = 1
-    @exclusivity(unchecked) private var lastTarget: Int64 = .min
+    private var anchorReal: Int64 = 0
+    private var anchorClock: Double = 0
+    private var scale: Double = 1
+    private var lastTarget: Int64 = .min
 
     /// Creates an animator that runs on `loop`, in `mode` (``RunLoopMode/common`` by default, so
     /// that animations keep running while the loop tracks a drag).
@@ -125,8 +125,7 @@ public final class Animator {
         let now = clockTime(target)
         let count = stores.count
         for index in 0..<count {
-            unowned(unsafe) let store = stores[index]
-            store.step(at: now)
+            stores[index].step(at: now)
         }
         compactStores()
         if activeLeaves == pausedLeaves && !hasPendingRemovals { link.isPaused = true }
@@ -136,7 +135,7 @@ public final class Animator {
         hasPendingRemovals = false
         let count = stores.count
         for index in 0..<count {
-            unowned(unsafe) let store = stores[index]
+            let store = stores[index]
             if store.needsCompaction { store.compact(into: &finished) }
         }
         guard !finished.isEmpty else { return }
@@ -402,7 +401,7 @@ public final class Animator {
     private func store<A: Animation>(for type: A.Type) -> _AnimationStore<A> {
         let identifier = ObjectIdentifier(type)
         if let index = storeIndex[identifier] {
-            return unsafeDowncast(stores[index], to: _AnimationStore<A>.self)
+            return stores[index] as! _AnimationStore<A>  // stored under its own type's identifier
         }
         let store = _AnimationStore<A>()
         storeIndex[identifier] = stores.count

@@ -190,11 +190,3 @@ extension DecayAnimation where Value: BinaryFloatingPoint {
         return springBack(from: Value(bound), to: Value(bound), velocity: Value(speed), at: max(time, 0))
     }
 }
-
-/// Where a bounded decay meets its bound, and the spring that follows.
-@usableFromInline
-struct _DecayBoundary<Value: Interpolatable>: Sendable {
-    @usableFromInline let time: Double
-    @usableFromInline let bound: Value
-    @usableFromInline let bounce: SpringAnimation<Value>?
-}

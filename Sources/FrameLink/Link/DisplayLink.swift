@@ -24,31 +24,31 @@ public final class DisplayLink {
 
     /// The timestamp of the frame being (or last) delivered: when the frame began, on the loop's
     /// clock.
-    public var timestamp: FrameInstant { _timestamp }
+    public var timestamp: FrameInstant { state.timestamp }
 
     /// The time the next frame this link receives will be shown: the frame grid point one period of
     /// the link's rate after ``timestamp``. Step simulations and animations to this time.
-    public var targetTimestamp: FrameInstant { _targetTimestamp }
+    public var targetTimestamp: FrameInstant { state.targetTimestamp }
 
     /// The refresh period of the display (the interval between two frames of the loop).
-    public var duration: Duration { .nanoseconds(durationNanoseconds) }
+    public var duration: Duration { .nanoseconds(state.durationNanoseconds) }
 
     /// The time since the link's previous call, clamped to the loop's
     /// ``FrameLoop/maximumFrameDelta`` (one period of the link's rate on the first call). Step
     /// fixed-rate simulations with it; for animation, prefer a pure function of ``targetTimestamp``.
-    public var deltaTime: Duration { .nanoseconds(_deltaTime) }
+    public var deltaTime: Duration { .nanoseconds(state.deltaTimeNanoseconds) }
 
     /// The loop's frame index at the last callback.
-    public var frameIndex: Int64 { _frameIndex }
+    public var frameIndex: Int64 { state.frameIndex }
 
     /// The number of times the link has been called.
-    public var callCount: Int64 { _callCount }
+    public var callCount: Int64 { state.callCount }
 
     /// Whether callbacks are suspended. A paused link stays in its loop; a loop whose links are all
     /// paused sleeps between timers.
     public var isPaused: Bool {
-        get { _isPaused }
-        set { _isPaused = newValue }
+        get { state.isPaused }
+        set { state.isPaused = newValue }
     }
 
     /// The rate at which the link wants to be called, or `nil` for every frame.
@@ -57,61 +57,54 @@ public final class DisplayLink {
     /// divided by this rate, rounded (at least 1), so the calls are evenly spaced: 30 on a 60 Hz
     /// display is every 2nd frame; 40 on 60 Hz rounds to every 2nd frame too.
     public var preferredFrameRate: FrameRate? {
-        get { _preferredFrameRate }
-        set {
-            _preferredFrameRate = newValue
+        didSet {
             cachedDivisor = nil
+            state.hasPreferredFrameRate = preferredFrameRate != nil
         }
     }
 
     /// Whether the link can still be called: false after ``invalidate()``.
-    public var isValid: Bool { _isValid }
+    public private(set) var isValid = true
 
-    // Storage is internal, behind public computed properties, so that whole-module optimization
-    // sees every access and can drop the run-time exclusivity checks on the frame path. What the
-    // loop's link pass touches is `nonisolated(unsafe)`: the pass borrows the link without a retain
-    // through a nonisolated call (see `FrameLoop.dispatchLinks`); it is only ever used on the main
-    // actor.
-    @exclusivity(unchecked) nonisolated(unsafe) private var durationNanoseconds: Int64 = 0
-    @exclusivity(unchecked) nonisolated(unsafe) private var _timestamp: FrameInstant = .zero
-    @exclusivity(unchecked) nonisolated(unsafe) private var _deltaTime: Int64 = 0
-    @exclusivity(unchecked) nonisolated(unsafe) private var _targetTimestamp: FrameInstant = .zero
-    @exclusivity(unchecked) nonisolated(unsafe) private var _frameIndex: Int64 = 0
-    @exclusivity(unchecked) nonisolated(unsafe) private var _callCount: Int64 = 0
-    @exclusivity(unchecked) nonisolated(unsafe) var _isPaused = false
-    @exclusivity(unchecked) var _preferredFrameRate: FrameRate? {
-        didSet { hasPreferredFrameRate = _preferredFrameRate != nil }
+    /// What the link pass reads and writes on every call, kept together so that a call costs one
+    /// read and one write of the link's storage (each access of a class's stored property is
+    /// checked for exclusivity at run time).
+    private struct State {
+        /// The modes the link was added for, as its loop's mode bits (0 once it has left the loop).
+        var modeMask: UInt64 = 0
+        var isPaused = false
+        var hasPreferredFrameRate = false
+        var hasFrameStreams = false
+        var frameIndex: Int64 = 0
+        var callCount: Int64 = 0
+        var timestamp: FrameInstant = .zero
+        var targetTimestamp: FrameInstant = .zero
+        var durationNanoseconds: Int64 = 0
+        var deltaTimeNanoseconds: Int64 = 0
     }
-    @exclusivity(unchecked) nonisolated(unsafe) private var hasPreferredFrameRate = false
-    @exclusivity(unchecked) private var _isValid = true
-    @exclusivity(unchecked) nonisolated(unsafe) var modeMask: UInt64 = 0
-    @exclusivity(unchecked) var isInLoopArray = false
+
+    private var state = State()
+    /// The modes the link was added for, as its loop's mode bits (0 once it has left the loop).
+    var modeMask: UInt64 {
+        get { state.modeMask }
+        set { state.modeMask = newValue }
+    }
+    /// Whether the loop's link list holds the link (until the list next compacts after it left).
+    var isInLoopList = false
     let hasWeakTarget: Bool
     private weak var loop: FrameLoop?
     private var frameContinuations: [Int: AsyncStream<FrameSnapshot>.Continuation] = [:] {
-        didSet { hasFrameStreams = !frameContinuations.isEmpty }
+        didSet { state.hasFrameStreams = !frameContinuations.isEmpty }
     }
-    @exclusivity(unchecked) nonisolated(unsafe) private var hasFrameStreams = false
     private var nextContinuationID = 0
-    /// The closure, owned through a manual retain so the frame path can call it without one; see
-    /// `_Callback`.
-    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback<DisplayLink>>?
+    /// The closure; released by ``invalidate()``.
+    private var callback: (@MainActor (DisplayLink) -> Void)?
     private weak var weakTarget: AnyObject?
     private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
 
-    /// What the link pass did with a link.
-    enum _Delivery {
-        case skipped
-        case delivered
-        /// Delivered, and the link has frame streams to feed on the main actor.
-        case deliveredWithStreams
-        /// The link has a preferred frame rate: the loop delivers it on the main actor.
-        case needsRate
-    }
-
     /// Creates a link that calls `body` once per frame, once added to a loop.
     public init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
-        callback = .passRetained(_Callback<DisplayLink>(body))
+        callback = body
         hasWeakTarget = false
     }
 
@@ -122,18 +115,13 @@ public final class DisplayLink {
     ) {
         hasWeakTarget = true
         weakTarget = target
-        callback = .passRetained(
-            _Callback<DisplayLink> { @MainActor [weak target] link in
-                guard let target else {
-                    link.invalidate()
-                    return
-                }
-                body(target, link)
-            })
-    }
-
-    deinit {
-        callback?.release()
+        callback = { [weak target] link in
+            guard let target else {
+                link.invalidate()
+                return
+            }
+            body(target, link)
+        }
     }
 
     /// Adds the link to `loop` for `mode`; call again to add it for more modes.
@@ -146,8 +134,8 @@ public final class DisplayLink {
         }
         self.loop = loop
         modeMask |= loop.bit(for: mode)
-        durationNanoseconds = loop.refreshRate.periodNanoseconds
-        loop.register(self)
+        state.durationNanoseconds = loop.refreshRate.periodNanoseconds
+        loop.links.register(self)
     }
 
     /// Removes the link from `mode` of `loop`; once removed from every mode the loop releases it.
@@ -156,7 +144,7 @@ public final class DisplayLink {
         modeMask &= ~loop.bit(for: mode)
         if modeMask == 0 {
             self.loop = nil
-            loop.linkDidLeave(self)
+            loop.links.linkDidLeave(self)
         }
     }
 
@@ -164,25 +152,22 @@ public final class DisplayLink {
     /// not even later in the current frame. Calling it twice, or from inside the link's own
     /// callback, is safe.
     public func invalidate() {
-        guard _isValid else { return }
-        _isValid = false
-        _isPaused = true
-        if let callback {
-            self.callback = nil
-            FrameLoop.retire(callback.takeRetainedValue())
-        }
+        guard isValid else { return }
+        isValid = false
+        isPaused = true
+        callback = nil
         weakTarget = nil
         modeMask = 0
         for continuation in frameContinuations.values { continuation.finish() }
         frameContinuations.removeAll()
         if let loop {
             self.loop = nil
-            loop.linkDidLeave(self)
+            loop.links.linkDidLeave(self)
         }
     }
 
     func frameDivisor(refreshRate: FrameRate) -> Int64 {
-        guard let preferred = _preferredFrameRate else { return 1 }
+        guard let preferred = preferredFrameRate else { return 1 }
         if let cached = cachedDivisor, cached.refresh == refreshRate { return cached.divisor }
         let ratio = refreshRate.framesPerSecond / preferred.framesPerSecond
         let divisor = max(1, Int64(ratio.rounded()))
@@ -190,54 +175,34 @@ public final class DisplayLink {
         return divisor
     }
 
-    /// Delivers the frame if the link runs in `mask` and is not paused; called by the loop's link
-    /// pass, which keeps the link alive. Nonisolated so that the pass can borrow the link without a
-    /// retain; it is only ever called on the main actor.
-    @inline(__always)
-    nonisolated func _deliverFromLoop(
-        mask: UInt64, frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
-        maximumDelta: Int64, resynchronizes: Bool
-    ) -> _Delivery {
-        guard modeMask & mask != 0, !_isPaused else { return .skipped }
-        guard !hasPreferredFrameRate else { return .needsRate }
-        _deliver(
-            frameIndex: frameIndex, timestamp: timestamp, targetTimestamp: targetTimestamp, period: period,
-            maximumDelta: maximumDelta, resynchronizes: resynchronizes)
-        return hasFrameStreams ? .deliveredWithStreams : .delivered
-    }
-
-    /// Delivers a frame to a link with a preferred frame rate, on the main actor.
-    func deliver(
-        frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
-        maximumDelta: Int64, resynchronizes: Bool
-    ) {
-        _deliver(
-            frameIndex: frameIndex, timestamp: timestamp, targetTimestamp: targetTimestamp, period: period,
-            maximumDelta: maximumDelta, resynchronizes: resynchronizes)
-        feedFrameStreams()
-    }
-
-    @inline(__always)
-    private nonisolated func _deliver(
-        frameIndex: Int64, timestamp: FrameInstant, targetTimestamp: FrameInstant, period: Int64,
-        maximumDelta: Int64, resynchronizes: Bool
-    ) {
-        _deltaTime =
-            _callCount == 0 || resynchronizes
-            ? targetTimestamp.nanoseconds - timestamp.nanoseconds
-            : min(timestamp.nanoseconds - _timestamp.nanoseconds, maximumDelta)
-        _frameIndex = frameIndex
-        _timestamp = timestamp
-        _targetTimestamp = targetTimestamp
-        durationNanoseconds = period
-        _callCount &+= 1
-        // Borrowed: `invalidate()` during the call retires the box until the pass ends.
-        callback?._withUnsafeGuaranteedRef { $0.call(self) }
-    }
-
-    /// Yields the current frame to the link's frame streams, if it has any.
-    func feedFrameStreams() {
-        if hasFrameStreams { yieldSnapshot() }
+    /// Calls the link for `frame` if it runs in `mask`, is not paused, and its preferred rate
+    /// wants this frame; returns whether it called. Called by the loop's link pass, which holds
+    /// the link for the call.
+    func deliver(_ frame: _LinkFrame, mask: UInt64, source: any FrameSource) -> Bool {
+        var state = self.state
+        guard state.modeMask & mask != 0, !state.isPaused else { return false }
+        var target = frame.targetTimestamp
+        if state.hasPreferredFrameRate {
+            let divisor = frameDivisor(refreshRate: frame.refreshRate)
+            if divisor > 1 {
+                guard frame.index % divisor == 0 else { return false }
+                target = source.expectedTimestamp(frames: divisor, after: frame.timestamp)
+            }
+        }
+        guard let callback else { return false }
+        state.deltaTimeNanoseconds =
+            state.callCount == 0 || frame.resynchronizes
+            ? target.nanoseconds - frame.timestamp.nanoseconds
+            : min(frame.timestamp.nanoseconds - state.timestamp.nanoseconds, frame.maximumDeltaNanoseconds)
+        state.frameIndex = frame.index
+        state.timestamp = frame.timestamp
+        state.targetTimestamp = target
+        state.durationNanoseconds = frame.periodNanoseconds
+        state.callCount &+= 1
+        self.state = state
+        callback(self)  // a copy: the call may invalidate the link, which releases the closure
+        if self.state.hasFrameStreams { yieldSnapshot() }
+        return true
     }
 }
 
@@ -279,5 +244,5 @@ extension DisplayLink {
 extension DisplayLink: _WeakTargetItem {
     var targetIsGone: Bool { hasWeakTarget && weakTarget == nil }
     var isStillValid: Bool { isValid }
-    var lastCalledFrame: Int64 { _callCount > 0 ? _frameIndex : -1 }
+    var lastCalledFrame: Int64 { callCount > 0 ? frameIndex : -1 }
 }

@@ -1,11 +1,8 @@
+import CFrameLinkShims
 import Foundation
 
 #if canImport(CoreFoundation)
     import CoreFoundation
-#endif
-
-#if canImport(Glibc)
-    import Glibc
 #endif
 
 /// Runs work queued for the main thread (main-queue blocks and `Task { @MainActor in … }` jobs)
@@ -13,69 +10,122 @@ import Foundation
 ///
 /// A loop that blocks the main thread starves that work unless it services the main queue. Where
 /// libdispatch exposes the main queue's wake-up descriptor (an eventfd on Linux, the hook
-/// CoreFoundation's run loop itself uses), FrameLink waits on that descriptor directly: a frame wait
-/// is then one `ppoll` that sleeps to its deadline with nanosecond precision and wakes early only
-/// to run work that arrives, and a frame's drain is one non-blocking check. That costs a fraction
-/// of a full `RunLoop` pass (which also allocates), so a pass is made only when a `Foundation.Timer`
-/// on the main run loop is due and on every 60th frame, for other run-loop sources. Without the
-/// hook, FrameLink falls back to running the main run loop. On any other thread (Swift Testing runs `@MainActor` tests off the main thread on
-/// Linux) these do nothing but sleep.
-enum MainQueueDrain {
-    /// libdispatch's main-queue hooks and `ppoll`, looked up at run time: none of them is in a
-    /// module Swift imports.
-    private struct Hooks: @unchecked Sendable {
-        typealias Handle = @convention(c) () -> Int32
-        typealias Callback = @convention(c) (UnsafeMutableRawPointer?) -> Void
-        typealias PPoll =
-            @convention(c) (UnsafeMutablePointer<pollfd>?, UInt, UnsafePointer<timespec>?, UnsafeRawPointer?)
-            -> Int32
-
-        /// The eventfd that libdispatch signals when the main queue has work.
-        let descriptor: Int32
-        /// Runs everything the main queue holds (`_dispatch_main_queue_callback_4CF`).
-        let drain: Callback
-        let ppoll: PPoll
-
-        static func lookUp() -> Hooks? {
-            guard let process = dlopen(nil, RTLD_NOW),
-                let handle = dlsym(process, "_dispatch_get_main_queue_handle_4CF"),
-                let callback = dlsym(process, "_dispatch_main_queue_callback_4CF"),
-                let ppoll = dlsym(process, "ppoll")
-            else { return nil }
-            let descriptor = unsafeBitCast(handle, to: Handle.self)()
-            guard descriptor >= 0 else { return nil }
-            return Hooks(
-                descriptor: descriptor, drain: unsafeBitCast(callback, to: Callback.self),
-                ppoll: unsafeBitCast(ppoll, to: PPoll.self))
-        }
+/// CoreFoundation's run loop itself uses; reached through the `CFrameLinkShims` C target), a frame
+/// wait is one `ppoll` on that descriptor that sleeps to its deadline with nanosecond precision and
+/// wakes early only to run work that arrives, and a frame's drain is one non-blocking check. That
+/// costs a fraction of a full `RunLoop` pass (which also allocates), so a pass is made only when a
+/// `Foundation.Timer` on the main run loop is due and on every 60th frame, for other run-loop
+/// sources.
+///
+/// The hook path is checked before it is trusted: at the first wait a block is queued on the main
+/// queue and must run through the hook within 50 ms. Where the hooks are missing or do not run it,
+/// FrameLink serves the main queue through the main run loop instead and says so once in the
+/// pacing description (``note``). Tests force that fallback with ``forcesRunLoopFallback``.
+///
+/// On any other thread (Swift Testing runs `@MainActor` tests off the main thread on Linux) these do
+/// nothing but sleep.
+@MainActor
+package enum MainQueueDrain {
+    /// How the main queue is served.
+    package enum Path: Equatable {
+        /// Not decided yet: decided at the first wait on the main thread.
+        case undecided
+        /// Waits on libdispatch's main-queue descriptor, which the check showed to work.
+        case descriptor(Int32)
+        /// Passes through the main run loop.
+        case runLoop
     }
 
-    /// The hooks, or nil where libdispatch does not expose them (then the run loop is used).
-    private static let hooks: Hooks? = {
-        // Tests and benchmarks can force the run-loop path, to compare the two.
-        if ProcessInfo.processInfo.environment["FRAMELINK_RUNLOOP_DRAIN"] == "1" { return nil }
-        return Hooks.lookUp()
-    }()
+    /// Forces the run-loop path even where the hooks work, so that the fallback is exercised (the
+    /// test suite runs its main-queue tests both ways). Setting it makes the next wait decide again.
+    package static var forcesRunLoopFallback = false {
+        didSet { path = .undecided }
+    }
+
+    /// Makes the hook check fail as a toolchain whose hook runs nothing would, for the test of the
+    /// check itself. Setting it makes the next wait decide again.
+    package static var simulatesInertHook = false {
+        didSet { path = .undecided }
+    }
+
+    /// The path in use (``Path/undecided`` until the first wait on the main thread).
+    package private(set) static var path: Path = .undecided
+
+    /// Why the run-loop path is in use where the descriptor path was expected, for pacing
+    /// descriptions; nil while the descriptor path works (or nothing was decided).
+    package private(set) static var note: String?
 
     /// Counts drains, to make a full run-loop pass every 60th.
-    nonisolated(unsafe) private static var drainCount = 0
+    private static var drainCount = 0
+    /// Set by the check's probe block when it runs.
+    private static var probeRan = false
 
     /// Whether frame waits wait on the main queue's descriptor (rather than the main run loop).
-    static var waitsOnMainQueueDescriptor: Bool { hooks != nil }
+    static var waitsOnMainQueueDescriptor: Bool {
+        guard Thread.isMainThread else { return false }
+        if case .descriptor = resolvedPath() { return true }
+        return false
+    }
+
+    /// Decides the path at the first call on the main thread: the descriptor path if the hooks
+    /// exist and running them really runs a block queued on the main queue, else the run loop.
+    private static func resolvedPath() -> Path {
+        if path != .undecided { return path }
+        note = nil
+        if forcesRunLoopFallback {
+            path = .runLoop
+            note = "main queue served through the run loop (fallback forced)"
+            return path
+        }
+        let descriptor = CFrameLinkShims_mainQueueHandle()
+        guard descriptor >= 0 else {
+            path = .runLoop
+            note = "main queue served through the run loop: libdispatch has no main-queue hooks"
+            return path
+        }
+        probeRan = false
+        DispatchQueue.main.async { MainActor.assumeIsolated { MainQueueDrain.probeRan = true } }
+        // The descriptor must signal the block within 50 ms, and one run of the queue must run it.
+        let giveUp = MonotonicClock.nanoseconds() + 50_000_000
+        var signalled = false
+        while !signalled {
+            let remaining = giveUp - MonotonicClock.nanoseconds()
+            if remaining <= 0 { break }
+            signalled = CFrameLinkShims_waitReadable(descriptor, remaining) > 0
+        }
+        if signalled { runMainQueue() }
+        if probeRan {
+            path = .descriptor(descriptor)
+        } else {
+            // The run loop waits on the same descriptor: give back the signal the check consumed.
+            if signalled { CFrameLinkShims_signal(descriptor) }
+            path = .runLoop
+            note =
+                signalled
+                ? "main queue served through the run loop: libdispatch's main-queue hook did not run queued work"
+                : "main queue served through the run loop: libdispatch's main-queue descriptor was not signalled"
+        }
+        return path
+    }
+
+    /// Runs what the main queue holds through the hook.
+    private static func runMainQueue() {
+        if !simulatesInertHook { _ = CFrameLinkShims_drainMainQueue() }
+    }
 
     /// Runs the main queue's pending work without waiting. A full pass of the main run loop is
     /// made when one of its timers is due, on every 60th call (for other run-loop sources), and on
-    /// every call without the hooks. CoreFoundation allocates a small block for each pass, so
+    /// every call on the run-loop path. CoreFoundation allocates a small block for each pass, so
     /// passes are kept to what needs them: a frame without one allocates nothing.
     static func drainIfOnMainThread() {
         guard Thread.isMainThread else { return }
-        guard let hooks else {
+        guard case .descriptor(let descriptor) = resolvedPath() else {
             _ = RunLoop.main.run(mode: .default, before: .distantPast)
             return
         }
         drainCount &+= 1
         if drainCount % 60 == 0 || runLoopTimerIsDue() { runLoopPass() }
-        wait(hooks, untilNanoseconds: nil)
+        wait(on: descriptor, untilNanoseconds: nil)
     }
 
     /// Whether a timer of the main run loop (a `Foundation.Timer`) is due; asking allocates nothing.
@@ -105,13 +155,13 @@ enum MainQueueDrain {
     }
 
     /// Sleeps until the monotonic clock reads `deadline`, running main-queue work that arrives
-    /// meanwhile. With the hooks the wake-up is as precise as `clock_nanosleep`; without them the
-    /// run loop's wake-up can be a millisecond late on a busy machine, so the caller should stop
+    /// meanwhile. On the descriptor path the wake-up is as precise as `clock_nanosleep`; on the
+    /// run-loop path it can be a millisecond late on a busy machine, so the caller should stop
     /// short of a precise deadline. Returns at once when not on the main thread.
     static func sleepServingMainQueue(untilNanoseconds deadline: Int64) {
         guard Thread.isMainThread else { return }
-        if let hooks {
-            wait(hooks, untilNanoseconds: deadline)
+        if case .descriptor(let descriptor) = resolvedPath() {
+            wait(on: descriptor, untilNanoseconds: deadline)
             return
         }
         while true {
@@ -123,30 +173,22 @@ enum MainQueueDrain {
 
     /// Waits on the main queue's descriptor until `deadline`, running the main queue whenever it is
     /// signalled; with no deadline, only checks (twice, for work queued by the jobs just run).
-    private static func wait(_ hooks: Hooks, untilNanoseconds deadline: Int64?) {
-        var descriptor = pollfd(fd: hooks.descriptor, events: Int16(POLLIN), revents: 0)
+    private static func wait(on descriptor: Int32, untilNanoseconds deadline: Int64?) {
         var checks = 0
         while true {
-            var timeout = timespec()
+            var timeout: Int64 = 0
             if let deadline {
-                let remaining = deadline - MonotonicClock.nanoseconds()
-                if remaining <= 0 { return }
-                timeout = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+                timeout = deadline - MonotonicClock.nanoseconds()
+                if timeout <= 0 { return }
             } else {
                 if checks == 2 { return }
                 checks += 1
             }
-            descriptor.revents = 0
-            let ready = hooks.ppoll(&descriptor, 1, &timeout, nil)
-            if ready > 0 {
-                // Reset the eventfd (it is non-blocking), then run what was queued.
-                var count: UInt64 = 0
-                _ = read(hooks.descriptor, &count, MemoryLayout<UInt64>.size)
-                hooks.drain(nil)
-            } else if ready == 0 {
-                if deadline == nil { return }
-            } else if errno != EINTR {
-                return
+            switch CFrameLinkShims_waitReadable(descriptor, timeout) {
+            case 1: runMainQueue()
+            case 0: if deadline == nil { return }
+            case -1: continue  // interrupted by a signal: wait for the rest
+            default: return
             }
         }
     }

@@ -56,13 +56,17 @@ public final class DeadlineSource: FrameSource {
         if interferenceShifts > 0 {
             base += "; grid moved \(interferenceShifts)× away from interruptions at its deadlines"
         }
-        return reason.map { "\(base): \($0)" } ?? base
+        var text = reason.map { "\(base): \($0)" } ?? base
+        if isRealTime, let note = MainQueueDrain.note { text += "; \(note)" }
+        return text
     }
 
     /// The clock the source reads and sleeps on.
     public let clock: any PacingClock
 
     private weak var loop: FrameLoop?
+    /// Whether `clock` is real time (read once: a clock does not change its nature).
+    private let isRealTime: Bool
     private let epoch: Int64
     private var origin: Int64
     private var lastFrameIndex: Int64 = 0
@@ -73,6 +77,7 @@ public final class DeadlineSource: FrameSource {
         self.refreshRate = refreshRate
         self.spin = spin
         self.clock = clock ?? SystemClock.shared
+        isRealTime = self.clock.sleepsInRealTime
         epoch = self.clock.nanoseconds()
         origin = 0
     }
@@ -117,7 +122,7 @@ public final class DeadlineSource: FrameSource {
         // Main-actor work runs during the wait, as it arrives. Waiting on the main queue's own
         // descriptor is as precise as a plain sleep; the run-loop fallback is not, so it stops 2 ms
         // short (its wake-up can be a millisecond late on a busy machine) and a plain sleep follows.
-        let servesMainQueue = clock === SystemClock.shared && loop?.drainsMainQueue == true && Thread.isMainThread
+        let servesMainQueue = isRealTime && loop?.drainsMainQueue == true && Thread.isMainThread
         if servesMainQueue && !MainQueueDrain.waitsOnMainQueueDescriptor {
             MainQueueDrain.sleepServingMainQueue(untilNanoseconds: deadline - spinNanoseconds - 2_000_000)
         }
@@ -136,9 +141,8 @@ public final class DeadlineSource: FrameSource {
         // simulated interruption shows too.
         var reached = clock.nanoseconds()
         var previous = reached
-        let isVirtual = clock !== SystemClock.shared
         while reached < deadline {
-            if isVirtual { clock.sleep(untilNanoseconds: min(deadline, reached + 1_000)) }
+            if !isRealTime { clock.sleep(untilNanoseconds: min(deadline, reached + 1_000)) }
             reached = clock.nanoseconds()
             if reached - previous > Self.interruptionThreshold {
                 interruptions.append(frame: index, start: previous - deadline, end: reached - deadline)
@@ -299,77 +303,5 @@ public final class DeadlineSource: FrameSource {
         origin = instant.nanoseconds
         lastFrameIndex = 0
         forgetLateFrames()
-    }
-}
-
-/// The last 128 interruptions of the pacer's spins, each as its frame index and its start and end
-/// offsets from that frame's deadline (negative before it); a fixed buffer, so logging one
-/// allocates nothing.
-struct _InterruptionLog {
-    private var frames = [Int64](repeating: .min, count: 128)
-    private var starts = [Int64](repeating: 0, count: 128)
-    private var ends = [Int64](repeating: 0, count: 128)
-    private var next = 0
-
-    /// An interruption that ends less than this before its deadline (30 µs), or after it, is a
-    /// near miss.
-    static let nearMissMargin: Int64 = 30_000
-
-    mutating func append(frame: Int64, start: Int64, end: Int64) {
-        frames[next] = frame
-        starts[next] = start
-        ends[next] = end
-        next = (next + 1) % frames.count
-    }
-
-    /// The latest interruption, if any.
-    var last: (frame: Int64, start: Int64, end: Int64)? {
-        let slot = (next + frames.count - 1) % frames.count
-        return frames[slot] == .min ? nil : (frames[slot], starts[slot], ends[slot])
-    }
-
-    /// Whether an interruption in one of `frames` started within `tolerance` of `offset` and ended
-    /// less than 30 µs before its deadline (or after it).
-    func hasNearMiss(startingAt offset: Int64, within tolerance: Int64, in range: Range<Int64>) -> Bool {
-        for slot in frames.indices
-        where range.contains(frames[slot]) && ends[slot] > -Self.nearMissMargin
-            && abs(starts[slot] - offset) <= tolerance
-        {
-            return true
-        }
-        return false
-    }
-
-    /// How much earlier a deadline should move, between 50 µs and `window` − 50 µs in 10 µs
-    /// steps, so that it falls clearest of the interruptions logged for `range`: the fewest of
-    /// them within 10 µs before their start to 30 µs after their end, then the farthest from any
-    /// of them and from the window's start (what lies before it was not watched). `nil` if the
-    /// window is too short to choose in.
-    func clearestOffset(window: Int64, frames range: ClosedRange<Int64>) -> Int64? {
-        var best: (move: Int64, hits: Int, clearance: Int64)?
-        var move: Int64 = 50_000
-        while move <= window - 50_000 {
-            let deadline = -move
-            var hits = 0
-            var clearance = deadline + window
-            for slot in frames.indices where range.contains(frames[slot]) {
-                let low = starts[slot] - 10_000
-                let high = ends[slot] + 30_000
-                if deadline >= low && deadline <= high {
-                    hits += 1
-                } else {
-                    clearance = min(clearance, deadline < low ? low - deadline : deadline - high)
-                }
-            }
-            if best == nil || hits < best!.hits || (hits == best!.hits && clearance > best!.clearance) {
-                best = (move, hits, clearance)
-            }
-            move += 10_000
-        }
-        return best?.move
-    }
-
-    mutating func removeAll() {
-        for slot in frames.indices { frames[slot] = .min }
     }
 }

@@ -19,7 +19,7 @@ public final class ManualFrameSource: FrameSource {
     public let refreshRate: FrameRate
 
     /// The current virtual time; starts at zero.
-    @exclusivity(unchecked) public private(set) var now: FrameInstant = .zero
+    public private(set) var now: FrameInstant = .zero
 
     private weak var loop: FrameLoop?
     private var pendingInterval: Int64?

@@ -159,6 +159,7 @@ public final class PresentSource: FrameSource {
         }
         if let autoRateReason { text += "; \(autoRateReason)" }
         if let note { text += " (\(note))" }
+        if clock.sleepsInRealTime, let mainQueueNote = MainQueueDrain.note { text += "; \(mainQueueNote)" }
         return text
     }
 
@@ -316,62 +317,5 @@ public final class PresentSource: FrameSource {
         autoRateReason = why
         frameCosts.removeAll()
         jitter.removeAll()
-    }
-}
-
-/// A small ring of the latest values, for medians and means without allocation per frame.
-struct _Ring {
-    private var values: [Int64]
-    private var scratch: [Int64]
-    private var next = 0
-    private(set) var count = 0
-    var capacity: Int { values.count }
-
-    init(capacity: Int) {
-        values = Array(repeating: 0, count: capacity)
-        scratch = values
-    }
-
-    mutating func append(_ value: Int64) {
-        values[next] = value
-        next = (next + 1) % values.count
-        count = min(count + 1, values.count)
-    }
-
-    mutating func removeAll() {
-        count = 0
-        next = 0
-    }
-
-    /// The mean of the last `n` values (or of all, if fewer).
-    func mean(last n: Int) -> Int64 {
-        let taken = min(n, count)
-        guard taken > 0 else { return 0 }
-        var sum: Int64 = 0
-        for offset in 1...taken {
-            sum += values[(next - offset + values.count) % values.count]
-        }
-        return sum / Int64(taken)
-    }
-
-    var median: Int64 {
-        mutating get { percentile(50) }
-    }
-
-    /// The value at `percent` of the kept values; sorts a copy in a preallocated buffer (insertion
-    /// sort: the rings are small), so it allocates nothing.
-    mutating func percentile(_ percent: Int) -> Int64 {
-        guard count > 0 else { return 0 }
-        if scratch.count != values.count { scratch = values }
-        for offset in 0..<count {
-            let value = values[(next - count + offset + values.count) % values.count]
-            var position = offset
-            while position > 0 && scratch[position - 1] > value {
-                scratch[position] = scratch[position - 1]
-                position -= 1
-            }
-            scratch[position] = value
-        }
-        return scratch[min(count - 1, count * percent / 100)]
     }
 }

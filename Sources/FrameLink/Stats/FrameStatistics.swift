@@ -71,7 +71,10 @@ public final class FrameStatistics {
     /// `"deadline: present returned in 0.05 ms, vsync not honoured"`).
     public var pacingDescription: String { source?.pacingDescription ?? "" }
 
-    weak var source: (any FrameSource)?
+    /// The loop's source, for ``pacingDescription``. Strong: the loop holds its source strongly
+    /// already, so this adds no cycle, and a weak reference would move the source's reference
+    /// count to a side table, which makes every retain of it on the frame path several times slower.
+    var source: (any FrameSource)?
 
     /// The number of recent frame intervals kept for on-screen graphs.
     public let recentCapacity: Int
@@ -82,18 +85,15 @@ public final class FrameStatistics {
     private var totalHitchNanoseconds: Int64 = 0
     private var elapsedNanoseconds: Int64 = 0
     private var longestIntervalNanoseconds: Int64 = 0
-    private var recent: [Int64]
-    private var recentDropped: [Bool]
-    private var recentNext = 0
-    private var recentCount = 0
+    /// The latest frame intervals and whether each dropped frames, for graphs.
+    private var recent: _Ring<(interval: Int64, dropped: Bool)>
 
     /// Creates empty statistics for a display with the given refresh period, keeping the last
     /// `recentCapacity` frame intervals (240 by default) for graphs.
     public init(period: Duration, recentCapacity: Int = 240) {
         periodNanoseconds = max(1, period.wholeNanoseconds)
         self.recentCapacity = max(1, recentCapacity)
-        recent = Array(repeating: 0, count: self.recentCapacity)
-        recentDropped = Array(repeating: false, count: self.recentCapacity)
+        recent = _Ring(capacity: self.recentCapacity, filler: (0, false))
     }
 
     /// Records one frame interval; the loop calls this once per frame. Returns the drop event if
@@ -105,10 +105,7 @@ public final class FrameStatistics {
         elapsedNanoseconds += interval
         longestIntervalNanoseconds = max(longestIntervalNanoseconds, interval)
         _ = histogram.record(UInt64(max(interval, 1_000)))
-        recent[recentNext] = interval
-        recentDropped[recentNext] = record.droppedFrames > 0
-        recentNext = (recentNext + 1) % recentCapacity
-        recentCount = min(recentCount + 1, recentCapacity)
+        recent.append((interval, record.droppedFrames > 0))
         guard record.droppedFrames > 0 else { return nil }
 
         droppedFrames += record.droppedFrames
@@ -130,17 +127,16 @@ public final class FrameStatistics {
     /// Calls `body` with each recent frame interval in nanoseconds and whether it dropped frames,
     /// oldest first. Allocates nothing.
     public func forEachRecentFrame(_ body: (_ intervalNanoseconds: Int64, _ dropped: Bool) -> Void) {
-        var index = (recentNext - recentCount + recentCapacity) % recentCapacity
-        for _ in 0..<recentCount {
-            body(recent[index], recentDropped[index])
-            index = (index + 1) % recentCapacity
+        for age in stride(from: recent.count - 1, through: 0, by: -1) {
+            let frame = recent[age: age]
+            body(frame.interval, frame.dropped)
         }
     }
 
     /// The recent frame intervals, oldest first.
     public var recentFrameTimes: [Duration] {
         var times: [Duration] = []
-        times.reserveCapacity(recentCount)
+        times.reserveCapacity(recent.count)
         forEachRecentFrame { interval, _ in times.append(.nanoseconds(interval)) }
         return times
     }
@@ -156,8 +152,7 @@ public final class FrameStatistics {
         longestIntervalNanoseconds = 0
         histogram.reset()
         drops.removeAll()
-        recentNext = 0
-        recentCount = 0
+        recent.removeAll()
     }
 
     /// A snapshot of the figures, for reports and JSON.

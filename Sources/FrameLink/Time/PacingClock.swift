@@ -7,9 +7,19 @@ public protocol PacingClock: AnyObject {
 
     /// Sleeps until the clock reads `deadline` nanoseconds; returns at once if it has passed.
     func sleep(untilNanoseconds deadline: Int64)
+
+    /// Whether the clock is the real passage of time, so that sleeping on it takes that long.
+    ///
+    /// A real clock is paced as the system clock is: ``DeadlineSource`` serves the main queue while
+    /// it sleeps and spins on the clock without sleeping. A virtual clock (false) is stepped through
+    /// the spin 1 µs at a time, so that a simulated interruption shows, and the main queue is left
+    /// alone: a wait on virtual time takes no real time.
+    var sleepsInRealTime: Bool { get }
 }
 
 /// The system's monotonic clock as a ``PacingClock``.
+///
+/// Every instance reads the same clock: `SystemClock()` and ``shared`` behave alike.
 @MainActor
 public final class SystemClock: PacingClock {
     /// The one system clock.
@@ -17,6 +27,9 @@ public final class SystemClock: PacingClock {
 
     /// Creates a handle on the monotonic clock.
     public init() {}
+
+    /// True: the system clock is real time.
+    public var sleepsInRealTime: Bool { true }
 
     /// `CLOCK_MONOTONIC` in nanoseconds.
     public func nanoseconds() -> Int64 { MonotonicClock.nanoseconds() }
@@ -39,6 +52,9 @@ public final class VirtualClock: PacingClock {
 
     /// The current virtual time.
     public func nanoseconds() -> Int64 { now }
+
+    /// False: sleeping jumps the clock, it takes no real time.
+    public var sleepsInRealTime: Bool { false }
 
     /// Jumps to `deadline` if it is later than now.
     public func sleep(untilNanoseconds deadline: Int64) {

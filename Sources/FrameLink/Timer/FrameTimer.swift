@@ -74,30 +74,47 @@ public final class FrameTimer {
             _isPaused = newValue
             guard newValue != oldValue, _isValid, let loop else { return }
             if newValue {
-                loop.unschedule(self)
+                loop.timers.unschedule(self)
             } else {
                 fireDateNanoseconds = nextGridDate(after: loop.now.nanoseconds, from: fireDateNanoseconds)
-                loop.schedule(self, fireDate: fireDateNanoseconds)
+                loop.timers.schedule(self, fireDate: fireDateNanoseconds)
             }
         }
     }
 
-    // Storage is internal, behind public computed properties, so that whole-module optimization
-    // sees every access and can drop the run-time exclusivity checks on the frame path.
     let intervalNanoseconds: Int64
-    @exclusivity(unchecked) nonisolated(unsafe) private(set) var lastCalledFrame: Int64 = -1
-    @exclusivity(unchecked) nonisolated(unsafe) private var _fireCount = 0
-    @exclusivity(unchecked) nonisolated(unsafe) private var _isValid = true
-    @exclusivity(unchecked) private var _isPaused = false
-    @exclusivity(unchecked) nonisolated(unsafe) private(set) var toleranceNanoseconds: Int64 = 0
-    @exclusivity(unchecked) var slot: Int32 = -1
+    /// The loop's frame index at the last fire from the loop's timer pass.
+    /// What the timer pass reads and writes on every fire, kept together so that a fire costs one
+    /// read and one write of the timer's storage (each access of a class's stored property is
+    /// checked for exclusivity at run time).
+    private struct Fires {
+        /// The loop's frame index at the last fire from the loop's timer pass.
+        var lastCalledFrame: Int64 = -1
+        var count = 0
+        var dateNanoseconds: Int64
+    }
+
+    private var fires: Fires
+    /// The loop's frame index at the last fire from the loop's timer pass.
+    var lastCalledFrame: Int64 { fires.lastCalledFrame }
+    private var _fireCount: Int {
+        get { fires.count }
+        set { fires.count = newValue }
+    }
+    private var fireDateNanoseconds: Int64 {
+        get { fires.dateNanoseconds }
+        set { fires.dateNanoseconds = newValue }
+    }
+    private var _isValid = true
+    private var _isPaused = false
+    private(set) var toleranceNanoseconds: Int64 = 0
+    /// The timer's slot in its loop's timer schedule, or -1 while no loop holds it.
+    var slot: Int32 = -1
     let hasWeakTarget: Bool
-    @exclusivity(unchecked) nonisolated(unsafe) private var fireDateNanoseconds: Int64
-    @exclusivity(unchecked) private var hasExplicitFireDate = false
+    private var hasExplicitFireDate = false
     private weak var loop: FrameLoop?
-    /// The closure, owned through a manual retain so the frame path can call it without one; see
-    /// `_Callback`.
-    @exclusivity(unchecked) nonisolated(unsafe) private var callback: Unmanaged<_Callback<FrameTimer>>?
+    /// The closure; released by ``invalidate()``.
+    private var callback: (@MainActor (FrameTimer) -> Void)?
     private weak var weakTarget: AnyObject?
     /// Whether the number of fires is limited (a one-shot timer, or a ``repeatCount``).
     private let limitsFires: Bool
@@ -133,15 +150,11 @@ public final class FrameTimer {
         self.interval = interval
         self.repeats = repeats
         self.repeatCount = repeatCount
-        fireDateNanoseconds = intervalNanoseconds
+        fires = Fires(dateNanoseconds: intervalNanoseconds)
         hasWeakTarget = target != nil
         weakTarget = target
         limitsFires = !repeats || repeatCount != nil
-        callback = .passRetained(_Callback<FrameTimer>(body))
-    }
-
-    deinit {
-        callback?.release()
+        callback = body
     }
 
     /// Creates a timer from an interval in seconds, as `Timer(timeInterval:repeats:block:)` does.
@@ -244,12 +257,12 @@ public final class FrameTimer {
         }
         let isFirstAdd = self.loop == nil
         self.loop = loop
-        loop.register(self, modeBit: loop.bit(for: mode))
+        loop.timers.register(self, modeBit: loop.bit(for: mode))
         if isFirstAdd {
             if !hasExplicitFireDate {
                 fireDateNanoseconds = loop.now.nanoseconds + intervalNanoseconds
             }
-            if !isPaused { loop.schedule(self, fireDate: fireDateNanoseconds) }
+            if !isPaused { loop.timers.schedule(self, fireDate: fireDateNanoseconds) }
         }
     }
 
@@ -258,9 +271,7 @@ public final class FrameTimer {
     public func fire() {
         guard _isValid, let callback else { return }
         _fireCount += 1
-        // A strong reference: the call may invalidate the timer, which releases the box.
-        let body = callback.takeUnretainedValue()
-        withExtendedLifetime(body) { body.call(self) }
+        callback(self)  // a copy: the call may invalidate the timer, which releases the closure
         if !repeats || (repeatCount.map { _fireCount >= $0 } ?? false) {
             invalidate()
         }
@@ -271,40 +282,38 @@ public final class FrameTimer {
     public func invalidate() {
         guard _isValid else { return }
         _isValid = false
-        if let callback {
-            self.callback = nil
-            FrameLoop.retire(callback.takeRetainedValue())
-        }
+        callback = nil
         weakTarget = nil
         if let loop {
             self.loop = nil
-            loop.release(self)
+            loop.timers.release(self)
         }
     }
 
     /// Counts a fire of the entry scheduled for `scheduledFor`, due at `now`, and returns the next
-    /// fire date, or nil when this fire is the last. Called by the loop's timer pass, which keeps the
-    /// timer alive, then schedules the next date and calls ``_callFromLoop()``. Nonisolated so that
-    /// the pass can borrow the timer without a retain; it is only ever called on the main actor.
-    @inline(__always)
-    nonisolated func _beginFireFromLoop(now: Int64, scheduledFor: Int64, frameIndex: Int64) -> Int64? {
-        lastCalledFrame = frameIndex
-        _fireCount &+= 1
-        if limitsFires && (!repeats || _fireCount >= repeatCount.unsafelyUnwrapped) { return nil }
-        fireDateNanoseconds = nextGridDate(after: now, from: scheduledFor)
-        return fireDateNanoseconds
+    /// fire date, or nil when this fire is the last. Called by the loop's timer pass, which then
+    /// schedules the next date and calls ``callFromLoop()``.
+    func beginFire(now: Int64, scheduledFor: Int64, frameIndex: Int64) -> Int64? {
+        var fires = self.fires
+        fires.lastCalledFrame = frameIndex
+        fires.count &+= 1
+        if limitsFires, !repeats || fires.count >= (repeatCount ?? .max) {
+            self.fires = fires
+            return nil
+        }
+        fires.dateNanoseconds = nextGridDate(after: now, from: scheduledFor)
+        self.fires = fires
+        return fires.dateNanoseconds
     }
 
-    /// Calls the closure for a fire begun by ``_beginFireFromLoop(now:scheduledFor:frameIndex:)``.
-    @inline(__always)
-    nonisolated func _callFromLoop() {
-        // Borrowed: `invalidate()` during the call retires the box until the pass ends.
-        callback?._withUnsafeGuaranteedRef { $0.call(self) }
+    /// Calls the closure for a fire begun by ``beginFire(now:scheduledFor:frameIndex:)``.
+    func callFromLoop() {
+        guard let callback else { return }
+        callback(self)  // a copy: the call may invalidate the timer, which releases the closure
     }
 
     /// The first date `from + k × interval` (k ≥ 0) that is after `now`.
-    @inline(__always)
-    private nonisolated func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
+    private func nextGridDate(after now: Int64, from date: Int64) -> Int64 {
         guard date <= now else { return date }
         let next = date &+ intervalNanoseconds
         if next > now { return next }  // the usual case: on time, no division
@@ -314,7 +323,7 @@ public final class FrameTimer {
 
     private func rescheduleIfActive() {
         guard isValid, !isPaused, let loop else { return }
-        loop.schedule(self, fireDate: fireDateNanoseconds)
+        loop.timers.schedule(self, fireDate: fireDateNanoseconds)
     }
 }
 

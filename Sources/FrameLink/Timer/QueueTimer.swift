@@ -27,6 +27,9 @@ public final class QueueTimer: Sendable {
         var fireCount = 0
         var intervalNanoseconds: Int64
         var leewayNanoseconds: Int64
+        /// The dispatch source: thread-safe itself, but every change of its schedule or suspension
+        /// count goes with a change of the fields above, so it is reached under the same lock.
+        let source: any DispatchSourceTimer
     }
 
     /// The number of fires after which the timer cancels itself, or `nil` for no limit.
@@ -39,9 +42,6 @@ public final class QueueTimer: Sendable {
     public let queue: DispatchQueue
 
     private let state: _Protected<State>
-    // DispatchSourceTimer is thread-safe; every mutation of its schedule or suspension count is
-    // made under `state`'s lock.
-    nonisolated(unsafe) private let source: any DispatchSourceTimer
     private let handler: @Sendable (QueueTimer) -> Bool
 
     /// Creates a suspended timer that calls `handler` on `queue` every `interval` (or once).
@@ -98,9 +98,11 @@ public final class QueueTimer: Sendable {
         self.repeatCount = repeatCount
         self.queue = queue
         self.handler = handler
-        state = _Protected(State(intervalNanoseconds: nanoseconds, leewayNanoseconds: leewayNanoseconds))
-        source = DispatchSource.makeTimerSource(queue: queue)
-        source.setEventHandler { [weak self] in self?.fire() }
+        state = _Protected(
+            State(
+                intervalNanoseconds: nanoseconds, leewayNanoseconds: leewayNanoseconds,
+                source: DispatchSource.makeTimerSource(queue: queue)))
+        state.withLock { state in state.source.setEventHandler { [weak self] in self?.fire() } }
     }
 
     /// Creates a timer and starts it at once.
@@ -153,11 +155,11 @@ public final class QueueTimer: Sendable {
         state.withLock { state in
             if !state.isCancelled {
                 state.isCancelled = true
-                source.cancel()
+                state.source.cancel()
             }
             if state.isSuspended {
                 state.isSuspended = false
-                source.resume()
+                state.source.resume()
             }
         }
     }
@@ -170,7 +172,7 @@ public final class QueueTimer: Sendable {
             guard state.isSuspended, !state.isCancelled else { return }
             if state.fireCount == 0 { schedule(state) }
             state.isSuspended = false
-            source.resume()
+            state.source.resume()
         }
     }
 
@@ -180,7 +182,7 @@ public final class QueueTimer: Sendable {
         state.withLock { state in
             guard !state.isSuspended, !state.isCancelled else { return }
             state.isSuspended = true
-            source.suspend()
+            state.source.suspend()
         }
     }
 
@@ -189,11 +191,11 @@ public final class QueueTimer: Sendable {
         state.withLock { state in
             guard !state.isCancelled else { return }
             state.isCancelled = true
-            source.cancel()
+            state.source.cancel()
             // A cancelled source must still be resumed once if suspended, or its release traps.
             if state.isSuspended {
                 state.isSuspended = false
-                source.resume()
+                state.source.resume()
             }
         }
     }
@@ -225,7 +227,7 @@ public final class QueueTimer: Sendable {
 
     private func schedule(_ state: State) {
         let interval = DispatchTimeInterval.nanoseconds(Int(state.intervalNanoseconds))
-        source.schedule(
+        state.source.schedule(
             deadline: .now() + interval, repeating: repeats ? interval : .never,
             leeway: .nanoseconds(Int(state.leewayNanoseconds)))
     }

@@ -1,0 +1,5 @@
+/// Which closed form a ``SpringAnimation`` uses.
+@usableFromInline
+enum _SpringKind: UInt8, Sendable {
+    case underdamped, critical, overdamped
+}
