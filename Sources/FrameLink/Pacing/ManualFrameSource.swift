@@ -39,14 +39,21 @@ public final class ManualFrameSource: FrameSource {
     /// for `records.count + 1` frames reproduces the recording's intervals, dropped frames and
     /// percentiles. After the last recorded frame, frames continue on the grid.
     ///
-    /// - Throws: `FrameLinkError.invalidFrameRate` if the log has no valid period.
+    /// - Throws: `FrameLinkError.invalidFrameRate` if the log has no valid period;
+    ///   `FrameLinkError.invalidValue` if its first frame would begin outside the clock's range.
     public init(replaying log: FrameLog) throws(FrameLinkError) {
         refreshRate = try FrameRate(period: .nanoseconds(log.periodNanoseconds))
         var timestamps = log.records.map(\.timestamp)
         // The frame before the first record (its interval's start) comes first, so that advancing
         // `records.count + 1` frames reproduces every recorded interval.
         if let first = log.records.first, first.interval > 0 {
-            timestamps.insert(first.timestamp - first.interval, at: 0)
+            let (start, overflow) = first.timestamp.subtractingReportingOverflow(first.interval)
+            guard !overflow else {
+                throw .invalidValue(
+                    "frame log: the first frame's timestamp \(first.timestamp) ns minus its interval "
+                        + "\(first.interval) ns is outside the clock's range")
+            }
+            timestamps.insert(start, at: 0)
         }
         replayTimestamps = timestamps
         isReplay = true

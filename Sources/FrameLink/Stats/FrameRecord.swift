@@ -27,9 +27,17 @@ public struct FrameRecord: Hashable, Sendable {
 
     /// The number of frames an interval drops at a refresh period: `round(interval / period) − 1`
     /// when the interval exceeds 1.5 periods, otherwise none.
+    ///
+    /// Any two numbers are accepted (a replayed log may hold anything): the arithmetic cannot
+    /// overflow, and a period that is not positive drops nothing.
     public static func droppedFrames(interval: Int64, period: Int64) -> Int {
-        guard period > 0, interval * 2 > period * 3 else { return 0 }
-        let rounded = (interval + period / 2) / period
+        // interval > 1.5 × period, written so that nothing overflows: interval − period is positive
+        // and below Int64.max once interval > period > 0.
+        guard period > 0, interval > period, interval - period > period / 2 else { return 0 }
+        // round(interval / period), halves up, without adding to interval.
+        let quotient = interval / period
+        let remainder = interval % period
+        let rounded = remainder >= period - remainder ? quotient + 1 : quotient
         return Int(rounded) - 1
     }
 }
