@@ -10,13 +10,15 @@ APT_PACKAGES := libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev xvfb xauth fonts-d
 OUT := out
 DEMO_FRAMES ?= 600
 LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Examples/MinimalGame/Package.swift \
-  Examples/MinimalGame/Sources
+  Examples/MinimalGame/Sources Fuzz/Package.swift Fuzz/Sources
+FUZZ_SECONDS ?= 600
 
-.PHONY: help deps build lint test example bench pace docs api-check leaks demo clean
+.PHONY: help deps build lint test example fuzz bench pace docs api-check leaks demo clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
+	@echo "make fuzz   fuzz frame-log reading and replay for 10 minutes (FUZZ_SECONDS=N to change)"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing precision and CPU against ../shared/probes/vs.c"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
@@ -54,11 +56,13 @@ test: deps lint build
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter QueueTimerTests 2>&1 | tee $(OUT)/test-tsan.log
 	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi
 	$(MAKE) --no-print-directory example
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 	$(MAKE) --no-print-directory docs
 	@swift_testing=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	xctest=$$(grep -oE "Executed [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	tsan=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test-tsan.log | tail -1 | grep -oE "[0-9]+"); \
-	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example and docs built)"; \
+	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example and docs built;" \
+	  "frame logs fuzzed for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz.log | tail -1 | grep -oE "[0-9]+") inputs, no crash)"; \
 	echo "tests: $$((swift_testing + xctest + tsan)) passed, 0 failed"
 
 # Examples/MinimalGame: an outside package depending on FrameLink by path; built and run headless.
@@ -66,6 +70,20 @@ example: deps
 	cd Examples/MinimalGame && $(SWIFT) build 2>&1 | tee ../../$(OUT)/example-build.log
 	@if grep -E "warning:" $(OUT)/example-build.log | grep -v "/.build/"; then echo "error: the example has warnings" >&2; exit 1; fi
 	cd Examples/MinimalGame && ./.build/debug/MinimalGame --headless --frames 120
+
+# Fuzzing: frame-log reading, writing and replay under libFuzzer and AddressSanitizer (Fuzz/). New
+# inputs go to out/fuzz/corpus; the checked-in seeds (Fuzz/Corpus, with every crash found so far) are
+# run first. A crash, an overflow, a leak or an input slower than 10 s fails, and its input is saved
+# in out/fuzz/crashes/ (add it to Fuzz/Corpus once fixed).
+fuzz: deps
+	@mkdir -p $(OUT)/fuzz/corpus $(OUT)/fuzz/crashes
+	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -DFRAMELINK_LIBFUZZER 2>&1 \
+	  | grep -v "Cannot export local symbol '__asan_extra_spill_area'"
+	Fuzz/.build/release/FrameLogFuzz $(OUT)/fuzz/corpus Fuzz/Corpus -dict=Fuzz/framelog.dict \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -artifact_prefix=$(OUT)/fuzz/crashes/ -print_final_stats=1 \
+	  2>&1 | tee $(OUT)/fuzz.log | grep -E "^(#[0-9]+ +(INITED|DONE)|Done|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" || true
+	@if ! grep -qE "^Done [0-9]+ runs" $(OUT)/fuzz.log; then \
+	  echo "error: the fuzzer found a failing input (see $(OUT)/fuzz.log and $(OUT)/fuzz/crashes/)" >&2; exit 1; fi
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

@@ -216,4 +216,6 @@ let benchmarks: @Sendable () -> Void = {
     deadlineBenchmark()
     // The timer queue alone, against a heap.
     timerQueueBenchmarks()
+    // Reading and replaying a long recording.
+    replayBenchmarks()
 }

@@ -147,6 +147,17 @@ package enum MainQueueDrain {
         #endif
     }
 
+    /// Runs main-queue work, and the work that work queues, without waiting in real time: for
+    /// sources on virtual time, whose frames must not cost real time. Each of the `rounds` checks
+    /// the main queue's descriptor (on that path) and makes one run-loop pass that does not wait.
+    static func drainWithoutWaiting(rounds: Int = 3) {
+        guard Thread.isMainThread else { return }
+        for _ in 0..<rounds {
+            if case .descriptor(let descriptor) = resolvedPath() { wait(on: descriptor, untilNanoseconds: nil) }
+            runLoopPass()
+        }
+    }
+
     /// One pass of the main run loop that waits up to `seconds` for work (a pass with a past date
     /// does not see jobs enqueued during the previous pass).
     static func drainIfOnMainThread(waitingUpTo seconds: Double) {

@@ -39,21 +39,18 @@ public final class ManualFrameSource: FrameSource {
     /// for `records.count + 1` frames reproduces the recording's intervals, dropped frames and
     /// percentiles. After the last recorded frame, frames continue on the grid.
     ///
-    /// - Throws: `FrameLinkError.invalidFrameRate` if the log has no valid period;
-    ///   `FrameLinkError.invalidValue` if its first frame would begin outside the clock's range.
+    /// The log is checked first (``FrameLog/validate()``), as a log read from a file is.
+    ///
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the first wrong record and field.
     public init(replaying log: FrameLog) throws(FrameLinkError) {
+        try log.validate()
         refreshRate = try FrameRate(period: .nanoseconds(log.periodNanoseconds))
         var timestamps = log.records.map(\.timestamp)
         // The frame before the first record (its interval's start) comes first, so that advancing
-        // `records.count + 1` frames reproduces every recorded interval.
+        // `records.count + 1` frames reproduces every recorded interval. Validation keeps it at or
+        // after time zero.
         if let first = log.records.first, first.interval > 0 {
-            let (start, overflow) = first.timestamp.subtractingReportingOverflow(first.interval)
-            guard !overflow else {
-                throw .invalidValue(
-                    "frame log: the first frame's timestamp \(first.timestamp) ns minus its interval "
-                        + "\(first.interval) ns is outside the clock's range")
-            }
-            timestamps.insert(start, at: 0)
+            timestamps.insert(first.timestamp - first.interval, at: 0)
         }
         replayTimestamps = timestamps
         isReplay = true
@@ -97,7 +94,7 @@ public final class ManualFrameSource: FrameSource {
     /// test sees their effects at once.
     private func settleMainQueue() {
         guard loop?.drainsMainQueue == true else { return }
-        for _ in 0..<2 { MainQueueDrain.drainIfOnMainThread(waitingUpTo: 0.000_2) }
+        MainQueueDrain.drainWithoutWaiting()
     }
 
     /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
@@ -139,9 +136,9 @@ public final class ManualFrameSource: FrameSource {
     /// Moves virtual time to the next frame (or to the end of a pending long frame) and returns it.
     public func waitForNextFrame() -> FrameInstant {
         if loop?.drainsMainQueue == true {
-            // On the main thread (XCTest), give tasks woken by the last frame a chance to run; a
-            // pass that does not wait would not see jobs they enqueue.
-            MainQueueDrain.drainIfOnMainThread(waitingUpTo: 0.000_2)
+            // On the main thread (XCTest), let tasks woken by the last frame run, without waiting
+            // in real time: virtual frames cost no real time.
+            MainQueueDrain.drainWithoutWaiting(rounds: 1)
         }
         if let interval = pendingInterval {
             pendingInterval = nil

@@ -15,6 +15,9 @@ public enum FrameLinkError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidValue(String)
     /// A frame source that cannot run the requested operation.
     case unsupported(String)
+    /// A frame log that cannot be read, written or replayed: the problem names the file, the line
+    /// and the field.
+    case frameLog(FrameLogProblem)
 
     /// A one-line explanation of the error.
     public var description: String {
@@ -24,6 +27,7 @@ public enum FrameLinkError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidCount(let detail): "invalid count: \(detail)"
         case .invalidValue(let detail): "invalid value: \(detail)"
         case .unsupported(let detail): "unsupported: \(detail)"
+        case .frameLog(let problem): "frame log: \(problem)"
         }
     }
 }

@@ -1,0 +1,26 @@
+extension FrameLog {
+    /// A file format for frame logs.
+    ///
+    /// Both start with a header naming the format (`framelink-frame-log`), its version
+    /// (``FrameLog/formatVersion``) and the refresh period; then one frame per line:
+    ///
+    /// ```text
+    /// # framelink-frame-log version=1 period_ns=16666667
+    /// index,timestamp_ns,interval_ns,dropped,present_wait_ns,events_ns,timers_ns,links_ns,render_ns,present_ns
+    /// 2,33333334,16666667,0,16000000,10000,20000,400000,200000,0
+    /// ```
+    ///
+    /// ```text
+    /// {"format":"framelink-frame-log","version":1,"period_ns":16666667}
+    /// {"index":2,"timestamp_ns":33333334,"interval_ns":16666667,"dropped":0,"present_wait_ns":16000000,…}
+    /// ```
+    ///
+    /// Logs written by FrameLink 0.1.0 (CSV with a `# period_ns=` line after the column line; JSON
+    /// lines without a header and `period_ns` in every record) are read as version 0.
+    public enum Format: Sendable, Hashable, CaseIterable {
+        /// Comma-separated integers under a column line.
+        case csv
+        /// One JSON object per line.
+        case jsonLines
+    }
+}

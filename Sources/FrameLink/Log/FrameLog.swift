@@ -1,0 +1,154 @@
+/// A per-frame log of a loop: index, timestamp, interval, dropped frames and phase durations of every
+/// frame, written as CSV or JSON lines and read back with every field checked, so that a
+/// ``ManualFrameSource`` can replay a recorded session and reproduce its statistics (record/replay
+/// for bug reports).
+///
+/// ```swift
+/// loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)  // start recording
+/// // … run the game …
+/// try loop.frameLog?.write(toFile: "frames.csv", format: .csv)
+///
+/// let replay = try ManualFrameSource(replaying: try FrameLog(contentsOfFile: "frames.csv"))
+/// ```
+///
+/// Both formats open with a header that names the format, its version and the refresh period;
+/// see ``Format``. A log is data from outside the program: reading one checks every field and
+/// throws ``FrameLinkError/frameLog(_:)`` naming the file, the line and the field of the first
+/// problem, and replaying one checks it again (``validate()``).
+@MainActor
+public final class FrameLog {
+    /// The recorded frames, oldest first.
+    public private(set) var records: [FrameRecord] = []
+
+    /// The refresh period the log was recorded at, in nanoseconds (0 if unknown; a log needs a
+    /// positive period to be written readably or replayed).
+    public var periodNanoseconds: Int64
+
+    /// Creates an empty log, reserving room for `capacity` frames.
+    public init(periodNanoseconds: Int64 = 0, capacity: Int = 3_600) {
+        self.periodNanoseconds = periodNanoseconds
+        records.reserveCapacity(capacity)
+    }
+
+    /// Creates a log from records (not checked until it is written, validated or replayed).
+    public init(records: [FrameRecord], periodNanoseconds: Int64) {
+        self.records = records
+        self.periodNanoseconds = periodNanoseconds
+    }
+
+    /// Appends one frame.
+    public func append(_ record: FrameRecord) {
+        records.append(record)
+    }
+
+    // MARK: Writing
+
+    /// The format version that ``csv`` and ``jsonLines`` write.
+    public static let formatVersion = Int(_FrameLogReader.version)
+
+    /// The CSV column line: the names of a record's fields, in order.
+    public static let csvHeader = _FrameLogReader.columns.joined(separator: ",")
+
+    /// The log as CSV: the header comment `# framelink-frame-log version=1 period_ns=…`, the column
+    /// line (``csvHeader``), then one line per frame, each ending in `\n`.
+    public var csv: String {
+        var text = "# \(_FrameLogReader.formatName) version=\(Self.formatVersion) period_ns=\(periodNanoseconds)\n"
+        text += Self.csvHeader + "\n"
+        for record in records {
+            text += "\(record.index),\(record.timestamp),\(record.interval),\(record.droppedFrames)"
+            for phase in FramePhase.allCases { text += ",\(record.phases[phase])" }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// The log as JSON lines: a header object
+    /// (`{"format":"framelink-frame-log","version":1,"period_ns":…}`), then one object per frame
+    /// whose keys are the CSV column names.
+    public var jsonLines: String {
+        var text =
+            "{\"format\":\"\(_FrameLogReader.formatName)\",\"version\":\(Self.formatVersion),"
+            + "\"period_ns\":\(periodNanoseconds)}\n"
+        for record in records {
+            text +=
+                "{\"index\":\(record.index),\"timestamp_ns\":\(record.timestamp),\"interval_ns\":\(record.interval),"
+                + "\"dropped\":\(record.droppedFrames)"
+            for phase in FramePhase.allCases { text += ",\"\(phase.columnName)\":\(record.phases[phase])" }
+            text += "}\n"
+        }
+        return text
+    }
+
+    /// Writes the log to `path` safely: into a temporary file in the same folder, flushed to disk,
+    /// then renamed over `path`, so a failed write (a full disk) leaves the previous file, or none.
+    ///
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the path and the system's reason.
+    public func write(toFile path: String, format: Format) throws(FrameLinkError) {
+        let text = format == .csv ? csv : jsonLines
+        try _FrameLogFile.writeBytes(Array(text.utf8), toFile: path)
+    }
+
+    // MARK: Reading
+
+    /// Reads a log written by ``csv`` (lines may end in `\n`, `\r\n` or `\r`), checking every field.
+    ///
+    /// - Parameter name: What to call the text in errors, such as its file name.
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the line and field of the first problem.
+    public convenience init(csv text: String, name: String = "frame log") throws(FrameLinkError) {
+        var reader = _FrameLogReader(bytes: Array(text.utf8), source: name)
+        let (records, period) = try reader.readCSV()
+        self.init(records: records, periodNanoseconds: period)
+    }
+
+    /// Reads a log written by ``jsonLines`` (lines may end in `\n`, `\r\n` or `\r`), checking every
+    /// field.
+    ///
+    /// - Parameter name: What to call the text in errors, such as its file name.
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the line and field of the first problem.
+    public convenience init(jsonLines text: String, name: String = "frame log") throws(FrameLinkError) {
+        var reader = _FrameLogReader(bytes: Array(text.utf8), source: name)
+        let (records, period) = try reader.readJSONLines()
+        self.init(records: records, periodNanoseconds: period)
+    }
+
+    /// Reads the log in the file at `path`, CSV or JSON lines (told apart by the first character:
+    /// `{` starts JSON lines), checking every field.
+    ///
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the file, and the line and field of the
+    ///   first problem; or why the file cannot be read (missing, a folder, not a regular file,
+    ///   over 1 GiB).
+    public convenience init(contentsOfFile path: String) throws(FrameLinkError) {
+        let bytes = try _FrameLogFile.readBytes(path)
+        var reader = _FrameLogReader(bytes: bytes, source: path)
+        let (records, period) =
+            _FrameLogReader.looksLikeJSONLines(bytes) ? try reader.readJSONLines() : try reader.readCSV()
+        self.init(records: records, periodNanoseconds: period)
+    }
+
+    /// Checks the log as reading would: the period is positive, and every record's numbers are in
+    /// range and agree with each other and with the period.
+    ///
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the first wrong record (counted from 1)
+    ///   and field.
+    public func validate() throws(FrameLinkError) {
+        var validator = try _FrameLogValidator(
+            period: periodNanoseconds, location: _FrameLogLocation(source: "frame log"))
+        for (position, record) in records.enumerated() {
+            try validator.check(record, location: _FrameLogLocation(source: "frame log", record: position + 1))
+        }
+    }
+}
+
+extension FramePhase {
+    /// The phase's column in a frame log (`present_wait_ns`).
+    var columnName: String {
+        switch self {
+        case .presentWait: "present_wait_ns"
+        case .events: "events_ns"
+        case .timers: "timers_ns"
+        case .links: "links_ns"
+        case .render: "render_ns"
+        case .present: "present_ns"
+        }
+    }
+}

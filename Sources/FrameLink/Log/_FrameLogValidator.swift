@@ -1,0 +1,90 @@
+/// Checks a frame log's period and records, one record at a time, as they are read or replayed.
+///
+/// A record is accepted when every number is in range and agrees with the others: indices and
+/// timestamps move forward, an interval matches the timestamps (equals their difference when the
+/// indices are consecutive, fits in it when frames in between were idle and not recorded),
+/// `dropped` is what the interval drops at the period, and phase durations are not negative and add
+/// up without overflow. Timestamps stay below 2⁶² ns (146 years), so no sum of intervals and no
+/// later grid point can overflow during replay.
+struct _FrameLogValidator {
+    /// The latest timestamp a log may hold: 2⁶² − 1 ns, about 146 years of uptime.
+    static let latestTimestamp: Int64 = (1 << 62) - 1
+    /// The longest refresh period a log may hold: one frame a minute.
+    static let longestPeriod: Int64 = 60_000_000_000
+
+    /// The log's refresh period in nanoseconds, checked.
+    let period: Int64
+    private var previous: FrameRecord?
+
+    /// Checks `period`; `location` says where the period was read, for the error.
+    init(period: Int64, location: _FrameLogLocation) throws(FrameLinkError) {
+        guard (1...Self.longestPeriod).contains(period) else {
+            throw location.problem(
+                field: "period_ns", "\(period) is not a refresh period (use 1 ns to 60 s, such as 16666667)")
+        }
+        self.period = period
+    }
+
+    /// Checks `record` against the period and the record before it; `location` says where it was read.
+    mutating func check(_ record: FrameRecord, location: _FrameLogLocation) throws(FrameLinkError) {
+        guard record.index >= 0 else { throw location.problem(field: "index", "\(record.index) is negative") }
+        guard (0...Self.latestTimestamp).contains(record.timestamp) else {
+            throw location.problem(
+                field: "timestamp_ns", "\(record.timestamp) is outside 0...\(Self.latestTimestamp) (146 years)")
+        }
+        guard record.interval >= 0 else {
+            throw location.problem(field: "interval_ns", "\(record.interval) is negative")
+        }
+        if let previous {
+            guard record.index > previous.index else {
+                throw location.problem(
+                    field: "index", "\(record.index) does not come after the previous frame's \(previous.index)")
+            }
+            guard record.timestamp >= previous.timestamp else {
+                throw location.problem(
+                    field: "timestamp_ns",
+                    "\(record.timestamp) is before the previous frame's \(previous.timestamp): time went backwards")
+            }
+            // Both timestamps are in 0...2⁶², so the difference cannot overflow.
+            let apart = record.timestamp - previous.timestamp
+            if record.index == previous.index + 1 {
+                guard record.interval == apart else {
+                    throw location.problem(
+                        field: "interval_ns",
+                        "\(record.interval) does not match the timestamps (\(apart) ns apart)")
+                }
+            } else {
+                guard record.interval <= apart else {
+                    throw location.problem(
+                        field: "interval_ns",
+                        "\(record.interval) is longer than the time since the previous recorded frame (\(apart) ns)")
+                }
+            }
+        } else {
+            guard record.interval <= record.timestamp else {
+                throw location.problem(
+                    field: "interval_ns",
+                    "\(record.interval) would begin the first frame before time zero (timestamp_ns \(record.timestamp))"
+                )
+            }
+        }
+        let dropped = FrameRecord.droppedFrames(interval: record.interval, period: period)
+        guard record.droppedFrames == dropped else {
+            throw location.problem(
+                field: "dropped",
+                "\(record.droppedFrames) disagrees with the interval: \(record.interval) ns at a period of "
+                    + "\(period) ns drops \(dropped)")
+        }
+        var total: Int64 = 0
+        for phase in FramePhase.allCases {
+            let duration = record.phases[phase]
+            guard duration >= 0 else { throw location.problem(field: phase.columnName, "\(duration) is negative") }
+            let (sum, overflow) = total.addingReportingOverflow(duration)
+            guard !overflow else {
+                throw location.problem(field: phase.columnName, "\(duration) makes the phases add up past Int64.max")
+            }
+            total = sum
+        }
+        previous = record
+    }
+}

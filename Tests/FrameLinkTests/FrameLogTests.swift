@@ -1,0 +1,288 @@
+import Foundation
+import FrameLink
+import Testing
+
+@MainActor
+@Suite("Frame logs: written with a versioned header, read back with every field checked")
+struct FrameLogTests {
+    /// A recorded log of 120 frames at 60 Hz with a few slow frames (drops) and an idle gap.
+    static func recordedLog() throws -> FrameLog {
+        let source = ManualFrameSource(refreshRate: .hz60)
+        let loop = FrameLoop(source: source)
+        loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
+        var frame = 0
+        let link = DisplayLink { _ in
+            frame += 1
+            if frame % 25 == 0 { try? source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 20))) }
+        }
+        link.add(to: loop, forMode: .common)
+        try source.advance(frames: 60)
+        link.isPaused = true  // idle frames are not recorded: the indices jump
+        try source.advance(frames: 3)
+        link.isPaused = false
+        try source.advance(frames: 60)
+        return try #require(loop.frameLog)
+    }
+
+    /// The problem `body` throws, or nil (and a test failure) if it throws none or another error.
+    static func problem(
+        _ body: () throws -> Any, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> FrameLogProblem? {
+        do {
+            _ = try body()
+            Issue.record("no error was thrown", sourceLocation: sourceLocation)
+        } catch FrameLinkError.frameLog(let problem) {
+            return problem
+        } catch {
+            Issue.record("\(error) is not a frame-log error", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
+    /// The CSV of `recordedLog()` with line `number` (1-based) replaced by `transform(line)`.
+    static func csvEditing(line number: Int, _ transform: (String) -> String) throws -> String {
+        var lines = try recordedLog().csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[number - 1] = transform(lines[number - 1])
+        return lines.joined(separator: "\n")
+    }
+
+    /// `line` with field `column` (0-based) set to `value`.
+    static func settingField(_ column: Int, to value: String, in line: String) -> String {
+        var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[column] = value
+        return fields.joined(separator: ",")
+    }
+
+    @Test("CSV and JSON lines both round-trip, open with a header naming the format, version and period")
+    func roundTrip() throws {
+        let log = try Self.recordedLog()
+        #expect(log.records.count > 100)
+        #expect(log.records.contains { $0.droppedFrames > 0 })
+        #expect(log.csv.hasPrefix("# framelink-frame-log version=1 period_ns=16666667\n" + FrameLog.csvHeader + "\n"))
+        #expect(log.jsonLines.hasPrefix("{\"format\":\"framelink-frame-log\",\"version\":1,\"period_ns\":16666667}\n"))
+        for parsed in [try FrameLog(csv: log.csv), try FrameLog(jsonLines: log.jsonLines)] {
+            #expect(parsed.records == log.records)
+            #expect(parsed.periodNanoseconds == log.periodNanoseconds)
+        }
+    }
+
+    @Test("any line ending reads the same: LF, CRLF (Windows) and CR")
+    func lineEndings() throws {
+        let log = try Self.recordedLog()
+        for text in [log.csv, log.jsonLines] {
+            for ending in ["\r\n", "\r"] {
+                let converted = text.replacingOccurrences(of: "\n", with: ending)
+                let parsed =
+                    text.hasPrefix("{") ? try FrameLog(jsonLines: converted) : try FrameLog(csv: converted)
+                #expect(parsed.records == log.records, "line ending \(ending.debugDescription)")
+            }
+        }
+    }
+
+    @Test("logs written by 0.1.0 (no version) are read as version 0")
+    func versionZero() throws {
+        let log = try Self.recordedLog()
+        let csv =
+            FrameLog.csvHeader + "\n# period_ns=16666667\n"
+            + log.csv.split(separator: "\n").dropFirst(2).joined(separator: "\n")
+        #expect(try FrameLog(csv: csv).records == log.records)
+        let json = log.jsonLines.split(separator: "\n").dropFirst().map {
+            $0.replacingOccurrences(of: ",\"dropped\"", with: ",\"period_ns\":16666667,\"dropped\"")
+        }.joined(separator: "\n")
+        #expect(try FrameLog(jsonLines: json).records == log.records)
+    }
+
+    @Test("an empty field is an error naming the line and the field, not a shifted column")
+    func emptyField() throws {
+        let text = try Self.csvEditing(line: 5) { Self.settingField(2, to: "", in: $0) }
+        let problem = Self.problem { try FrameLog(csv: text, name: "frames.csv") }
+        #expect(problem?.source == "frames.csv")
+        #expect(problem?.line == 5)
+        #expect(problem?.field == "interval_ns")
+        #expect(problem?.description.hasPrefix("frames.csv:5: interval_ns: empty") == true)
+    }
+
+    @Test("numbers that disagree are rejected, each naming its field")
+    func inconsistentNumbers() throws {
+        // Line 3 is the first record, line 4 the second; a record's interval is the time since the previous.
+        let cases: [(line: Int, column: Int, value: String, field: String)] = [
+            (4, 2, "-16666667", "interval_ns"),  // a negative interval
+            (4, 2, "16000000", "interval_ns"),  // an interval that does not match the timestamps
+            (4, 1, "0", "timestamp_ns"),  // time going backwards
+            (4, 0, "1", "index"),  // index not increasing
+            (4, 3, "2", "dropped"),  // dropped disagrees with interval and period
+            (4, 5, "-1", "events_ns"),  // a negative phase
+            (4, 1, "99999999999999999999", "timestamp_ns"),  // out of Int64's range
+            (4, 1, "12x", "timestamp_ns"),  // not an integer
+            (4, 1, "4611686018427387904", "timestamp_ns"),  // 2^62: past the latest timestamp
+            (3, 2, "9999999999999", "interval_ns"),  // the first frame would begin before time zero
+        ]
+        for item in cases {
+            let text = try Self.csvEditing(line: item.line) { Self.settingField(item.column, to: item.value, in: $0) }
+            let problem = Self.problem { try FrameLog(csv: text, name: "f.csv") }
+            #expect(problem?.line == item.line, "\(item)")
+            #expect(problem?.field == item.field, "\(item): \(problem?.description ?? "")")
+        }
+    }
+
+    @Test("a missing, zero, negative or unreadable period is an error about the log, not about replay")
+    func period() throws {
+        let log = try Self.recordedLog()
+        let body = log.csv.split(separator: "\n").dropFirst().joined(separator: "\n")
+        for header in [
+            "# framelink-frame-log version=1", "# framelink-frame-log version=1 period_ns=0",
+            "# framelink-frame-log version=1 period_ns=-5", "# framelink-frame-log version=1 period_ns=abc",
+        ] {
+            let problem = Self.problem { try FrameLog(csv: header + "\n" + body, name: "p.csv") }
+            #expect(problem?.field == "period_ns", "\(header): \(problem?.description ?? "")")
+            #expect(problem?.line == 1)
+        }
+        // Version 0 without its period line.
+        let problem = Self.problem { try FrameLog(csv: body) }
+        #expect(problem?.field == "period_ns")
+        let bad = FrameLog(records: log.records, periodNanoseconds: 0)
+        #expect(Self.problem { try ManualFrameSource(replaying: bad) }?.field == "period_ns")
+    }
+
+    @Test("a newer version, another format or a damaged header is refused up front")
+    func headers() throws {
+        let log = try Self.recordedLog()
+        let cases: [(String, String?)] = [
+            (log.csv.replacingOccurrences(of: "version=1", with: "version=2"), "version"),
+            (log.csv.replacingOccurrences(of: " version=1", with: ""), "version"),
+            (log.csv.replacingOccurrences(of: "framelink-frame-log", with: "other-log"), nil),
+            (log.csv.replacingOccurrences(of: "interval_ns,dropped", with: "interval,dropped"), "interval_ns"),
+            ("", nil),
+            ("name,age\nbob,3\n", "index"),
+        ]
+        for (text, field) in cases {
+            let problem = Self.problem { try FrameLog(csv: text) }
+            #expect(problem != nil && problem?.field == field, "\(problem?.description ?? "no problem")")
+        }
+        let json = log.jsonLines
+        for (text, field) in [
+            (json.replacingOccurrences(of: "\"version\":1", with: "\"version\":7"), "version"),
+            (json.replacingOccurrences(of: "\"index\":2,", with: ""), "index"),
+            (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":2,\"index\":2,"), "index"),
+            (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":2.5,"), "index"),
+            (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":\"2\","), "index"),
+            (json.replacingOccurrences(of: "\"index\":2,", with: "\"idx\":2,"), "idx"),
+        ] {
+            let problem = Self.problem { try FrameLog(jsonLines: text) }
+            #expect(
+                problem?.line == (field == "version" ? 1 : 2) && problem?.field == field,
+                "\(problem?.description ?? "no problem")")
+        }
+        for text in ["{", "{\"format\":", "[1,2]", "{} x", "{\"a\\n\":1}"] {
+            #expect(Self.problem { try FrameLog(jsonLines: text) }?.line == 1, "\(text)")
+        }
+    }
+
+    @Test("files: written through a temporary file and renamed; read with the path in every error")
+    func files() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framelog-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = try Self.recordedLog()
+        for format in FrameLog.Format.allCases {
+            let path = folder + "/frames-\(format)"
+            try "previous".write(toFile: path, atomically: false, encoding: .utf8)
+            try log.write(toFile: path, format: format)
+            let read = try FrameLog(contentsOfFile: path)
+            #expect(read.records == log.records && read.periodNanoseconds == log.periodNanoseconds)
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["frames-csv", "frames-jsonLines"])
+
+        let missing = Self.problem { try FrameLog(contentsOfFile: folder + "/none.csv") }
+        #expect(missing?.description == "\(folder)/none.csv: cannot read: No such file or directory")
+        #expect(Self.problem { try FrameLog(contentsOfFile: folder) }?.detail == "cannot read: it is a folder")
+        let fifo = folder + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A named pipe with no writer would block a plain open: it is refused at once.
+        #expect(Self.problem { try FrameLog(contentsOfFile: fifo) }?.detail == "cannot read: it is not a regular file")
+        let unwritable = Self.problem { try log.write(toFile: folder + "/no/such/folder.csv", format: .csv) }
+        #expect(unwritable?.detail == "cannot write: No such file or directory")
+        #expect(Self.problem { try log.write(toFile: "/dev/full/x.csv", format: .csv) } != nil)
+        let damaged = folder + "/damaged.csv"
+        try log.csv.replacingOccurrences(of: "\n5,", with: "\n5,,").write(
+            toFile: damaged, atomically: true, encoding: .utf8)
+        #expect(Self.problem { try FrameLog(contentsOfFile: damaged) }?.source == damaged)
+    }
+
+    @Test(
+        "a full disk fails the write with the system's reason and leaves the previous file whole",
+        .enabled(if: getuid() == 0, "mounts a 64 KiB tmpfs, which needs root (as in CI)"))
+    func fullDisk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framelog-full-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #require(mount("tmpfs", folder, "tmpfs", 0, "size=64k") == 0, "mount: \(String(cString: strerror(errno)))")
+        defer { umount(folder) }
+        let path = folder + "/frames.csv"
+        try "previous".write(toFile: path, atomically: false, encoding: .utf8)
+        let period: Int64 = 16_666_667
+        let records = (1...5_000).map {
+            FrameRecord(
+                index: Int64($0), timestamp: Int64($0) * period, interval: period, droppedFrames: 0,
+                phases: PhaseDurations())
+        }
+        let log = FrameLog(records: records, periodNanoseconds: period)
+        #expect(log.csv.utf8.count > 64 * 1024)
+        let problem = Self.problem { try log.write(toFile: path, format: .csv) }
+        #expect(problem?.description == "\(path): cannot write: No space left on device")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "previous")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder) == ["frames.csv"], "no temporary file is left")
+    }
+
+    @Test("replaying a log built in code checks it too, naming the record")
+    func replayChecks() throws {
+        let log = try Self.recordedLog()
+        var records = log.records
+        records[7].interval += 1
+        let problem = Self.problem {
+            try ManualFrameSource(replaying: FrameLog(records: records, periodNanoseconds: 16_666_667))
+        }
+        #expect(problem?.record == 8 && problem?.field == "interval_ns")
+        #expect(problem?.description.hasPrefix("frame log, record 8: interval_ns: ") == true)
+    }
+
+    @Test("3,000 random mutations of a valid log: each is read and replayed, or refused, and none traps")
+    func mutations() throws {
+        let log = try Self.recordedLog()
+        let originals = [Array(log.csv.utf8), Array(log.jsonLines.utf8)]
+        var generator = SplitMix64(seed: 15)
+        var refused = 0
+        var replayed = 0
+        let alphabet = Array("0123456789-,{}\":#\r\n x".utf8)
+        for round in 0..<3_000 {
+            var bytes = originals[round % 2]
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: bytes[position] = alphabet.randomElement(using: &generator)!
+                case 1: bytes.remove(at: position)
+                case 2: bytes.insert(alphabet.randomElement(using: &generator)!, at: position)
+                default:
+                    // A digit run replaced by a huge or negative number.
+                    let numbers = ["9223372036854775807", "-9223372036854775808", "4611686018427387903", "-1", "0"]
+                    bytes.insert(contentsOf: Array(numbers.randomElement(using: &generator)!.utf8), at: position)
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            do {
+                let parsed = round % 2 == 0 ? try FrameLog(csv: text) : try FrameLog(jsonLines: text)
+                let source = try ManualFrameSource(replaying: parsed)
+                let loop = FrameLoop(source: source)
+                DisplayLink { _ in }.add(to: loop, forMode: .common)
+                try source.advance(frames: parsed.records.count + 3)
+                replayed += 1
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused + replayed == 3_000)
+        #expect(refused > 1_000, "most mutations break a field, and are refused")
+    }
+}
