@@ -95,6 +95,46 @@ struct StatisticsTests {
         #expect(deltas.values.last == .seconds(2))
     }
 
+    @Test("a wake-up long after the frame boundary is named as a gap in which the process did not run, not a phase")
+    func gapsAreNamed() throws {
+        let (source, loop) = makeLoop()
+        let period: Int64 = 16_666_667
+        DisplayLink { _ in }.add(to: loop, forMode: .common)
+        try source.advance(frames: 10)
+        try source.advance(by: .seconds(3))  // stopped (SIGSTOP, a debugger) while waiting for the frame
+        let drop = try #require(loop.statistics.drops.last)
+        #expect(drop.isGap)
+        #expect(drop.gapDuration == 3_000_000_000 - period, "woke that long after the boundary it waited for")
+        #expect(
+            drop.description
+                == "frame 11: 3000.0 ms, 179 dropped — a gap: the process did not run for 2983.3 ms "
+                + "(stopped, suspended or starved of CPU)")
+        let report = loop.statistics.report
+        #expect(report.drops.last?.gapMilliseconds == Double(3_000_000_000 - period) / 1e6)
+        #expect(report.summary.contains("frame 11: 3000.00 ms, 179 dropped — gap: the process did not run for 2983.33 ms"))
+        // Late by two periods or less: a slow wake-up or a deep swap chain, not a gap.
+        try source.advance(frames: 1)
+        try source.advance(by: .nanoseconds(3 * period))
+        #expect(loop.statistics.drops.last?.frameIndex == 13)
+        #expect(loop.statistics.drops.last?.isGap == false)
+    }
+
+    @Test("a callback that runs for seconds is blamed, not called a gap")
+    func slowWorkIsNotAGap() throws {
+        let (source, loop) = makeLoop()
+        var frame = 0
+        let link = DisplayLink { _ in
+            frame += 1
+            if frame == 5 { try? source.simulateWork(for: .seconds(3)) }
+        }
+        link.label = "level load"
+        link.add(to: loop, forMode: .common)
+        try source.advance(frames: 8)
+        let drop = try #require(loop.statistics.drops.last)
+        #expect(!drop.isGap && drop.phase == .links && drop.culprit == "level load")
+        #expect(drop.description.contains("links took 3000.0 ms, slowest: level load"))
+    }
+
     @Test("hitch-time ratio and percentiles follow the definitions")
     func ratios() throws {
         let (source, loop) = makeLoop(rate: try FrameRate(numerator: 100))
@@ -152,6 +192,7 @@ struct StatisticsTests {
             originalWithoutBlame.drops[index].culpritMilliseconds = replayed.drops[index].culpritMilliseconds
             originalWithoutBlame.drops[index].phase = replayed.drops[index].phase
             originalWithoutBlame.drops[index].phaseMilliseconds = replayed.drops[index].phaseMilliseconds
+            originalWithoutBlame.drops[index].gapMilliseconds = replayed.drops[index].gapMilliseconds
         }
         #expect(replayed == originalWithoutBlame)
     }

@@ -84,6 +84,8 @@ struct _FrameLogReader {
             try checkColumnLine(first)
         }
         var records: [FrameRecord] = []
+        var values: [Int64] = []
+        values.reserveCapacity(Self.columns.count)
         while let line = nextLine() {
             if bytes[line.lowerBound] == UInt8(ascii: "#") {
                 let legacyPrefix = Array("# period_ns=".utf8)
@@ -98,7 +100,7 @@ struct _FrameLogReader {
                 throw here.problem(
                     field: "period_ns", "missing: the refresh period must come before the first frame")
             }
-            let values = try csvIntegers(line)
+            try csvIntegers(line, into: &values)
             let record = Self.record(values)
             try checker.check(record, location: here)
             validator = checker
@@ -168,10 +170,10 @@ struct _FrameLogReader {
         }
     }
 
-    /// The integers of one CSV record line.
-    private func csvIntegers(_ line: Range<Int>) throws(FrameLinkError) -> [Int64] {
-        var values: [Int64] = []
-        values.reserveCapacity(Self.columns.count)
+    /// The integers of one CSV record line, into `values` (emptied first; reused, so a line
+    /// allocates nothing).
+    private func csvIntegers(_ line: Range<Int>, into values: inout [Int64]) throws(FrameLinkError) {
+        values.removeAll(keepingCapacity: true)
         var start = line.lowerBound
         while true {
             var end = start
@@ -188,7 +190,6 @@ struct _FrameLogReader {
                 field: Self.columns[values.count],
                 "missing: the line has \(values.count) of \(Self.columns.count) fields")
         }
-        return values
     }
 
     // MARK: JSON lines

@@ -136,9 +136,10 @@ public final class ManualFrameSource: FrameSource {
     /// Moves virtual time to the next frame (or to the end of a pending long frame) and returns it.
     public func waitForNextFrame() -> FrameInstant {
         if loop?.drainsMainQueue == true {
-            // On the main thread (XCTest), let tasks woken by the last frame run, without waiting
-            // in real time: virtual frames cost no real time.
-            MainQueueDrain.drainWithoutWaiting(rounds: 1)
+            // On the main thread (XCTest), let tasks woken by the last frame run, as a real source
+            // does, without waiting in real time: virtual frames cost no real time. (`advance`
+            // settles the queue fully when it returns.)
+            MainQueueDrain.drainIfOnMainThread()
         }
         if let interval = pendingInterval {
             pendingInterval = nil

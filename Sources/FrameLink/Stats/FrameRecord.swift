@@ -60,12 +60,21 @@ public struct FrameDrop: Hashable, Sendable, CustomStringConvertible {
     public var culprit: String?
     /// How long the slowest callback took, in nanoseconds.
     public var culpritDuration: Int64
+    /// How long the process did not run in the interval, in nanoseconds, when that is what dropped
+    /// the frames (0 otherwise): the loop woke that long after the frame boundary it waited for, as
+    /// when the process is stopped (SIGSTOP, a debugger), the machine is suspended, or the system
+    /// starves it of CPU. Such a drop is a gap, not any phase's fault.
+    public var gapDuration: Int64
+
+    /// Whether the drop is a gap in which the process did not run (``gapDuration`` is positive).
+    public var isGap: Bool { gapDuration > 0 }
 
     /// Creates a drop event.
     public init(
         frameIndex: Int64, timestamp: Int64, interval: Int64, droppedFrames: Int, phase: FramePhase,
-        phaseDuration: Int64, culprit: String?, culpritDuration: Int64
+        phaseDuration: Int64, culprit: String?, culpritDuration: Int64, gapDuration: Int64 = 0
     ) {
+        self.gapDuration = gapDuration
         self.frameIndex = frameIndex
         self.timestamp = timestamp
         self.interval = interval
@@ -77,11 +86,16 @@ public struct FrameDrop: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A one-line account, such as
-    /// `"frame 181: 66.7 ms, 3 dropped — links took 50.0 ms, slowest: physics (50.0 ms)"`.
+    /// `"frame 181: 66.7 ms, 3 dropped — links took 50.0 ms, slowest: physics (50.0 ms)"`, or for a
+    /// gap `"frame 181: 3016.7 ms, 180 dropped — a gap: the process did not run for 3000.0 ms
+    /// (stopped, suspended or starved of CPU)"`.
     public var description: String {
-        var text =
-            "frame \(frameIndex): \(Milliseconds(interval)) ms, \(droppedFrames) dropped — "
-            + "\(phase) took \(Milliseconds(phaseDuration)) ms"
+        let head = "frame \(frameIndex): \(Milliseconds(interval)) ms, \(droppedFrames) dropped — "
+        if isGap {
+            return head
+                + "a gap: the process did not run for \(Milliseconds(gapDuration)) ms (stopped, suspended or starved of CPU)"
+        }
+        var text = head + "\(phase) took \(Milliseconds(phaseDuration)) ms"
         if let culprit { text += ", slowest: \(culprit) (\(Milliseconds(culpritDuration)) ms)" }
         return text
     }

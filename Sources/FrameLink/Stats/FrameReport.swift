@@ -17,6 +17,9 @@ public struct FrameReport: Codable, Hashable, Sendable {
         public var culprit: String?
         /// How long the slowest callback took, in milliseconds.
         public var culpritMilliseconds: Double
+        /// For a gap (the process did not run: stopped, suspended, starved of CPU), how long, in
+        /// milliseconds; nil when the drop is a phase's.
+        public var gapMilliseconds: Double?
 
         /// Creates the JSON form of a drop event.
         public init(_ drop: FrameDrop) {
@@ -27,6 +30,7 @@ public struct FrameReport: Codable, Hashable, Sendable {
             phaseMilliseconds = Double(drop.phaseDuration) / 1e6
             culprit = drop.culprit
             culpritMilliseconds = Double(drop.culpritDuration) / 1e6
+            gapMilliseconds = drop.isGap ? Double(drop.gapDuration) / 1e6 : nil
         }
     }
 
@@ -59,7 +63,11 @@ public struct FrameReport: Codable, Hashable, Sendable {
 
     /// A few lines for a terminal.
     public var summary: String {
-        func ms(_ value: Double) -> String { String(Int((value * 100).rounded())).paddedHundredths }
+        func ms(_ value: Double) -> String {
+            // A report decoded from a file may hold anything: print what cannot be a time as is.
+            guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+            return String(Int((value * 100).rounded())).paddedHundredths
+        }
         var lines = [
             "\(frames) frames, \(droppedFrames) dropped in \(dropEvents) events; "
                 + "longest hitch \(ms(longestHitchMilliseconds)) ms; hitch ratio \(ms(hitchTimeRatio)) ms/s",
@@ -69,9 +77,12 @@ public struct FrameReport: Codable, Hashable, Sendable {
         ]
         if !pacing.isEmpty { lines.append("pacing: \(pacing)") }
         for drop in drops.suffix(5) {
-            var line =
-                "  frame \(drop.frame): \(ms(drop.intervalMilliseconds)) ms, \(drop.droppedFrames) dropped — "
-                + "\(drop.phase) \(ms(drop.phaseMilliseconds)) ms"
+            let head = "  frame \(drop.frame): \(ms(drop.intervalMilliseconds)) ms, \(drop.droppedFrames) dropped — "
+            if let gap = drop.gapMilliseconds {
+                lines.append(head + "gap: the process did not run for \(ms(gap)) ms")
+                continue
+            }
+            var line = head + "\(drop.phase) \(ms(drop.phaseMilliseconds)) ms"
             if let culprit = drop.culprit { line += ", slowest: \(culprit) \(ms(drop.culpritMilliseconds)) ms" }
             lines.append(line)
         }

@@ -18,10 +18,25 @@ extension FrameStatistics {
             droppedFrames: FrameRecord.droppedFrames(interval: interval, period: period), phases: phases)
         periodNanoseconds = period
         if record.droppedFrames > 0 {
-            self.record(record, culprit: blame.culprit.name, culpritDuration: blame.culpritDuration)
+            self.record(
+                record, culprit: blame.culprit.name, culpritDuration: blame.culpritDuration,
+                gapDuration: gap(waitStart: waitStart, wake: now, period: period, phases: phases))
         } else {
             self.record(record)
         }
         return record
+    }
+
+    /// How long the process did not run in a dropping interval: the time by which the wait ended
+    /// after the frame boundary it waited for, when that is over two periods (a sleep, or present
+    /// with a swap chain three deep, never ends later than that on its own) and longer than any
+    /// phase of work. Such an interval is a gap (the process was stopped, suspended or starved of
+    /// CPU), not a slow phase. Zero otherwise.
+    private func gap(waitStart: Int64, wake: Int64, period: Int64, phases: PhaseDurations) -> Int64 {
+        guard let source, period > 0 else { return 0 }
+        let boundary = source.expectedTimestamp(frames: 1, after: FrameInstant(nanoseconds: waitStart)).nanoseconds
+        let (late, overflow) = wake.subtractingReportingOverflow(boundary)
+        guard !overflow, late / 2 > period, late >= phases[phases.longestWorkPhase] else { return 0 }
+        return late
     }
 }

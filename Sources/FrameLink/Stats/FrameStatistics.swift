@@ -98,8 +98,13 @@ public final class FrameStatistics {
 
     /// Records one frame interval; the loop calls this once per frame. Returns the drop event if
     /// the interval dropped frames.
+    ///
+    /// A positive `gapDuration` says the process did not run for that many nanoseconds of the
+    /// interval (see ``FrameDrop/gapDuration``).
     @discardableResult
-    public func record(_ record: FrameRecord, culprit: String? = nil, culpritDuration: Int64 = 0) -> FrameDrop? {
+    public func record(
+        _ record: FrameRecord, culprit: String? = nil, culpritDuration: Int64 = 0, gapDuration: Int64 = 0
+    ) -> FrameDrop? {
         let interval = record.interval
         frames += 1
         elapsedNanoseconds += interval
@@ -117,7 +122,7 @@ public final class FrameStatistics {
         let drop = FrameDrop(
             frameIndex: record.index, timestamp: record.timestamp, interval: interval,
             droppedFrames: record.droppedFrames, phase: phase, phaseDuration: record.phases[phase],
-            culprit: culprit, culpritDuration: culpritDuration)
+            culprit: culprit, culpritDuration: culpritDuration, gapDuration: gapDuration)
         if drops.count >= dropHistoryLimit { drops.removeFirst(drops.count - dropHistoryLimit + 1) }
         if dropHistoryLimit > 0 { drops.append(drop) }
         dropHandler?(drop)
