@@ -17,9 +17,26 @@ struct AnimDemo: ParsableCommand {
             to put the loop in .tracking mode: the clock (a .default timer) stops while the sprites \
             (a .common display link) keep moving.
 
-            Exit status: 0 after a normal run (frames done, Esc, window closed), 64 for bad options, \
-            1 for errors (missing asset, no display, unwritable report), 130 after SIGINT and 143 \
-            after SIGTERM (the report and screenshot are still written).
+            Outputs: --screenshot and --report are checked before SDL starts (the folder exists and \
+            accepts a new file; the path is not a folder or a special file; the two are not the same \
+            file; neither is an input: the atlas, the --font file, the assets folder). Each is written \
+            to a temporary file in its folder, synced, checked and renamed into place: a failed write \
+            leaves the previous file (or none) and no temporary file.
+
+            Signals: SIGINT, SIGTERM and SIGHUP end the run at any point. Before the frame loop runs, \
+            AnimDemo exits at once; once it runs, the loop stops and the screenshot and report are still \
+            written, unless that takes over 0.4 s or a second signal comes: then AnimDemo exits at once \
+            and names the outputs it did not write. SIGQUIT keeps its default action: the process is \
+            terminated by it.
+
+            Display: when DISPLAY or WAYLAND_DISPLAY names no server SDL can reach, SDL falls back to its \
+            offscreen driver (an invisible window); AnimDemo stops with an error instead, unless you pass \
+            --headless or choose a driver with SDL_VIDEODRIVER.
+
+            Exit status: 0 after a normal run (frames done, Esc, window closed); 64 for bad options, \
+            output paths included; 1 for errors (missing or corrupt asset, no display or a stale one, an \
+            output that could not be written: one line each, even after a signal); 128 + the signal \
+            after SIGINT (130), SIGTERM (143) or SIGHUP (129).
             """)
 
     @Option(parsing: .unconditional, help: "Number of sprites (1...100000).")
@@ -115,20 +132,9 @@ struct AnimDemo: ParsableCommand {
         if pacing == .vsync && !vsync {
             throw ValidationError("--pacing vsync needs a vsync renderer: drop --no-vsync")
         }
-        for (name, path) in [("--screenshot", screenshot), ("--report", report), ("--font", font)] {
-            guard let path else { continue }
-            guard !path.isEmpty else { throw ValidationError("\(name) needs a file path") }
-            guard name != "--font" else { continue }
-            let folder = (path as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !folder.isEmpty,
-                !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
-                    || !isDirectory.boolValue
-            {
-                throw ValidationError("\(name) \(path): the folder \(folder) does not exist")
-            }
-        }
+        if font.isEmpty { throw ValidationError("--font needs a file path") }
         if assets.isEmpty { throw ValidationError("--assets needs a folder") }
+        try OutputPaths.check(screenshot: screenshot, report: report, assets: assets, font: font)
     }
 
     func run() throws {
@@ -142,7 +148,12 @@ struct AnimDemo: ParsableCommand {
             let app = try DemoApp(options: options)
             return try app.run()
         }
-        if let signal = outcome.signal {
+        for failure in outcome.failures {
+            printError("error: \(failure)")
+        }
+        if !outcome.failures.isEmpty { throw ExitCode.failure }
+        // A signal after the loop ended (while writing or shutting down) counts too.
+        if let signal = outcome.signal ?? InterruptSignal.pending {
             throw ExitCode(128 + signal)
         }
     }
@@ -150,6 +161,8 @@ struct AnimDemo: ParsableCommand {
     /// Parses the command line and runs the demo; every failure ends with one line on stderr and a
     /// non-zero exit status (64 for bad options), never a usage dump or a stack trace.
     static func main() {
+        // First, before any other thread exists: SIGINT, SIGTERM and SIGHUP end the run from now on.
+        InterruptSignal.install()
         do {
             // The parsed command is AnimDemo, or ArgumentParser's own help command for `--help`.
             var command = try parseAsRoot()

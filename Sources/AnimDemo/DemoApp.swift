@@ -9,10 +9,12 @@ import FrameLinkSDL
 final class DemoApp {
     /// How a run ended.
     struct Outcome {
-        /// What ended it: `"frames"`, `"escape"`, `"window closed"`, `"SIGINT"` or `"SIGTERM"`.
+        /// What ended it: `"frames"`, `"escape"`, `"window closed"`, `"SIGINT"`, `"SIGTERM"` or `"SIGHUP"`.
         var endedBy: String
         /// The signal that ended the run, if one did.
         var signal: Int32?
+        /// One line for each output that could not be written (screenshot first, then report).
+        var failures: [String] = []
     }
 
     private let options: DemoOptions
@@ -32,7 +34,6 @@ final class DemoApp {
     /// window and builds the scene.
     init(options: DemoOptions) throws {
         self.options = options
-        InterruptSignal.install()
         let atlasPath = (options.assetsFolder as NSString).appendingPathComponent("sprites.png")
         do {
             atlas = try SpriteAtlas(contentsOf: atlasPath)
@@ -43,20 +44,36 @@ final class DemoApp {
             atlas.destroy()
             throw DemoError(description: problem)
         }
+        let chosenDriver = ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] ?? ""
         if options.headless {
             // Keep a driver the caller chose (e.g. offscreen); otherwise no display is needed.
             setenv("SDL_VIDEODRIVER", "dummy", 0)
             setenv("SDL_RENDER_DRIVER", "software", 0)
         }
-        do {
-            host = try SDLHost(
-                title: "FrameLink AnimDemo", width: options.width, height: options.height, vsync: options.vsync,
-                refreshRate: options.refreshRate, hidden: options.headless)
-        } catch {
+        // What SDL's drivers print while they probe (libwayland on a stale WAYLAND_DISPLAY) is held back:
+        // passed on after a good start, dropped when the error line below says it better.
+        let (created, driverMessages) = captureStandardError {
+            Result { () throws(SDLError) -> SDLHost in
+                try SDLHost(
+                    title: "FrameLink AnimDemo", width: options.width, height: options.height,
+                    vsync: options.vsync, refreshRate: options.refreshRate, hidden: options.headless)
+            }
+        }
+        switch created {
+        case .success(let created): host = created
+        case .failure(let error):
             atlas.destroy()
             throw DemoError(description: Self.explainWindowFailure(error, headless: options.headless))
         }
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        if !options.headless, chosenDriver.isEmpty, let problem = Self.staleDisplay(driver: videoDriver) {
+            atlas.destroy()
+            host.close()
+            throw DemoError(description: problem)
+        }
+        if !driverMessages.isEmpty {
+            FileHandle.standardError.write(Data(driverMessages.utf8))
+        }
         guard let renderer = host.renderer else { throw DemoError(description: "the renderer is gone") }
         do {
             try SDLError.check(
@@ -109,7 +126,8 @@ final class DemoApp {
     /// Runs the demo until the window is closed, Esc is pressed, a signal arrives, or `--frames`
     /// frames have run; then saves the screenshot and the report and prints the summary.
     ///
-    /// - Throws: ``DemoError`` when the screenshot or the report cannot be written (after the run).
+    /// An output that cannot be written is left as it was and listed in ``Outcome/failures``.
+    /// - Throws: When the HUD's timers cannot be created.
     func run() throws -> Outcome {
         scene.attach(to: host.loop)
         stalls.attach(to: host.loop)
@@ -118,6 +136,9 @@ final class DemoApp {
         refreshHUDText()
         warmUp()
 
+        if let path = options.screenshotPath { OutputFile.expect("the screenshot", at: path) }
+        if let path = options.reportPath { OutputFile.expect("the report", at: path) }
+        InterruptSignal.loopWillRun()
         let firstFrame = host.loop.frameIndex
         if let frames = options.frames {
             stalls.lastFrame = firstFrame + Int64(frames)
@@ -127,36 +148,53 @@ final class DemoApp {
         }
         let framesRun = host.loop.frameIndex - firstFrame
         if isShowingProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        let outcome = Outcome(
+        var outcome = Outcome(
             endedBy: endedBy ?? (options.frames != nil ? "frames" : "window closed"), signal: receivedSignal)
 
-        var failure: DemoError?
+        // Each output is written whole or not at all (OutputFile); a failure does not stop the other.
+        var screenshotWritten = false
         if let path = options.screenshotPath {
-            do {
-                try host.screenshot(to: path)
+            do throws(DemoError) {
+                let png = try ScreenshotCapture.png(of: host, for: path)
+                try OutputFile.write(png, to: path, label: "the screenshot")
+                screenshotWritten = true
             } catch {
-                failure = DemoError(description: "cannot save the screenshot: \(error)")
+                outcome.failures.append(error.description)
             }
         }
         let report = DemoReport(
             host: host, framesRun: framesRun, sprites: scene.count, options: options, videoDriver: videoDriver,
             stalls: stalls.stalls, timeScale: scene.clock.timeScale, endedBy: outcome.endedBy)
+        var reportWritten = false
         if let path = options.reportPath {
-            do {
+            do throws(DemoError) {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+                let data: Data
+                do {
+                    data = try encoder.encode(report)
+                } catch {
+                    throw DemoError(description: "cannot encode the report for \(path): \(error)")
+                }
+                try OutputFile.write(data, to: path, label: "the report")
+                reportWritten = true
             } catch {
-                failure = failure ?? DemoError(description: "cannot write the report to \(path): \(error)")
+                outcome.failures.append(error.description)
             }
         }
         shutDown()
 
         print(report.paragraph)
-        print("Screenshot: \(options.screenshotPath ?? "none (add --screenshot PATH)")")
-        print("Report: \(options.reportPath ?? "none (add --report PATH)")")
-        if let failure { throw failure }
+        print(
+            "Screenshot: \(Self.describe(options.screenshotPath, written: screenshotWritten, option: "--screenshot"))")
+        print("Report: \(Self.describe(options.reportPath, written: reportWritten, option: "--report"))")
         return outcome
+    }
+
+    /// How the summary names an output: its path, "not written", or how to ask for it.
+    private static func describe(_ path: String?, written: Bool, option: String) -> String {
+        guard let path else { return "none (add \(option) PATH)" }
+        return written ? path : "\(path) was not written (see the error)"
     }
 
     // MARK: Setup
@@ -247,7 +285,7 @@ final class DemoApp {
     private func checkSignals() {
         guard receivedSignal == nil, let received = InterruptSignal.pending else { return }
         receivedSignal = received
-        endedBy = received == SIGINT ? "SIGINT" : received == SIGTERM ? "SIGTERM" : "signal \(received)"
+        endedBy = InterruptSignal.name(of: received)
         host.loop.stop()
     }
 
@@ -311,6 +349,22 @@ final class DemoApp {
         guard !isSet("DISPLAY"), !isSet("WAYLAND_DISPLAY"), !isSet("SDL_VIDEODRIVER") else { return nil }
         return "there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set): run under "
             + "Xvfb (xvfb-run -a AnimDemo …) or with --headless --frames N"
+    }
+
+    /// Why the window SDL opened is not on a display, or `nil` when it is: with `DISPLAY` or
+    /// `WAYLAND_DISPLAY` set but naming no server SDL can reach, SDL falls back to its offscreen (or
+    /// dummy) driver and would run an invisible window. Only asked when the caller chose no driver.
+    private static func staleDisplay(driver: String) -> String? {
+        guard driver == "offscreen" || driver == "dummy" else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        let named = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { name in
+            environment[name].flatMap { $0.isEmpty ? nil : "\(name)=\($0)" }
+        }
+        guard !named.isEmpty else { return nil }
+        let verb = named.count == 1 ? "names" : "name"
+        return "\(named.joined(separator: " and ")) \(verb) no display SDL can open (SDL fell back to its "
+            + "invisible \(driver) driver): start or fix the display, run under Xvfb (xvfb-run -a AnimDemo …), or "
+            + "use --headless --frames N (or choose a driver with SDL_VIDEODRIVER)"
     }
 
     /// One line that says why the window could not be opened.

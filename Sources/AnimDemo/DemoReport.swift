@@ -40,7 +40,7 @@ struct DemoReport: Codable {
     var stallLabel: String
     /// The stalls injected (`--stall-every`, the S key), in order.
     var injectedStalls: [StallInjector.Stall]
-    /// What ended the run: frames, escape, window closed, SIGINT or SIGTERM.
+    /// What ended the run: frames, escape, window closed, SIGINT, SIGTERM or SIGHUP.
     var endedBy: String
 
     /// Builds the report from the loop's statistics and the host after a run.

@@ -27,7 +27,9 @@ final class SpriteAtlas {
     init(contentsOf path: String) throws {
         // libpng prints its own complaint about a corrupt file on stderr: capture it and fold it into
         // the one error line instead.
-        let (image, libraryMessage) = captureStandardError { IMG_Load(path) }
+        let (image, captured) = captureStandardError { IMG_Load(path) }
+        let libraryMessage = captured.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
         guard let loaded = image else {
             var error = SDLError.current("IMG_Load(\(path))")
             if !libraryMessage.isEmpty {
@@ -71,33 +73,4 @@ final class SpriteAtlas {
         if let surface { SDL_FreeSurface(surface) }
         surface = nil
     }
-}
-
-/// Runs `body` with the process's stderr (file descriptor 2) sent to a temporary file, and returns
-/// its result with what was written, on one line. If stderr cannot be redirected, `body` runs as is.
-private func captureStandardError<Result>(_ body: () -> Result) -> (Result, String) {
-    guard let file = tmpfile() else { return (body(), "") }
-    defer { fclose(file) }
-    fflush(nil)
-    let saved = dup(STDERR_FILENO)
-    guard saved >= 0, dup2(fileno(file), STDERR_FILENO) >= 0 else {
-        if saved >= 0 { close(saved) }
-        return (body(), "")
-    }
-    let result = body()
-    fflush(nil)
-    dup2(saved, STDERR_FILENO)
-    close(saved)
-
-    rewind(file)
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    while bytes.count < 4096 {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: buffer[0..<count])
-    }
-    let text = String(decoding: bytes, as: UTF8.self)
-    let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-    return (result, lines.filter { !$0.isEmpty }.joined(separator: "; "))
 }

@@ -14,6 +14,8 @@ struct AnimDemoProcess {
         var status: Int32
         /// Whether the process exited (true) or was killed by a signal (false: a crash).
         var exitedNormally: Bool
+        /// The signal that terminated the process, or `nil` when it exited.
+        var terminatingSignal: Int32? { exitedNormally ? nil : status }
         /// Whether the run had to be killed because it overran its time limit.
         var timedOut: Bool
         var standardOutput: String
@@ -116,6 +118,48 @@ struct AnimDemoProcess {
             timedOut: timedOut,
             standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Sends `signal` to `process` and returns the seconds until it has ended (it is a zombie or
+    /// gone, as `/proc/<pid>/stat` says), or `nil` if it is still running after `limit` seconds.
+    static func signal(_ process: Process, _ signal: Int32, timingExitUpTo limit: TimeInterval = 5) -> TimeInterval? {
+        let pid = process.processIdentifier
+        let start = Date()
+        kill(pid, signal)
+        while Date().timeIntervalSince(start) < limit {
+            if hasEnded(pid) { return Date().timeIntervalSince(start) }
+            usleep(1000)
+        }
+        return nil
+    }
+
+    /// Whether process `pid` has ended: it is a zombie (or dead), or already reaped.
+    static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state == "Z" || state == "X"
+    }
+
+    /// Runs AnimDemo and checks it failed the way bad input must: it exited (no crash, no hang) with
+    /// `status`, after exactly one line on stderr that contains `fragment`. Returns the result.
+    @discardableResult
+    static func assertRefused(
+        _ arguments: [String], status: Int32 = 64, saying fragment: String,
+        environment: [String: String?] = ["SDL_VIDEODRIVER": "dummy"], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> Result {
+        let result = try run(arguments, environment: environment, timeout: 30)
+        let shown = "\(arguments): stderr \(result.standardError.debugDescription)"
+        XCTAssertFalse(result.timedOut, "hung: \(shown)", file: file, line: line)
+        XCTAssertTrue(result.exitedNormally, "crashed: \(shown)", file: file, line: line)
+        XCTAssertEqual(result.status, status, shown, file: file, line: line)
+        XCTAssertEqual(result.errorLines.count, 1, "one line on stderr: \(shown)", file: file, line: line)
+        let message = result.errorLines.first ?? ""
+        XCTAssertTrue(message.hasPrefix("AnimDemo: error: "), shown, file: file, line: line)
+        XCTAssertTrue(message.contains(fragment), "expected '\(fragment)' in: \(message)", file: file, line: line)
+        return result
     }
 
     /// A fresh path in the temporary folder for a file with `suffix`.
