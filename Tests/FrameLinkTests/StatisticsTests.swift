@@ -111,7 +111,8 @@ struct StatisticsTests {
                 + "(stopped, suspended or starved of CPU)")
         let report = loop.statistics.report
         #expect(report.drops.last?.gapMilliseconds == Double(3_000_000_000 - period) / 1e6)
-        #expect(report.summary.contains("frame 11: 3000.00 ms, 179 dropped — gap: the process did not run for 2983.33 ms"))
+        #expect(
+            report.summary.contains("frame 11: 3000.00 ms, 179 dropped — gap: the process did not run for 2983.33 ms"))
         // Late by two periods or less: a slow wake-up or a deep swap chain, not a gap.
         try source.advance(frames: 1)
         try source.advance(by: .nanoseconds(3 * period))

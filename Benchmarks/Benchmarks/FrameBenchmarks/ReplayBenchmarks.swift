@@ -44,7 +44,9 @@ func replayBenchmarks() {
     } teardown: {
         await MainActor.run { millionFrameLog = "" }
     }
-    Benchmark("replay: 1,000,000 recorded frames on virtual time (read, checked, replayed)", configuration: configuration) {
+    Benchmark(
+        "replay: 1,000,000 recorded frames on virtual time (read, checked, replayed)", configuration: configuration
+    ) {
         _ in
         try await MainActor.run {
             let log = try FrameLog(csv: millionFrameLog)

@@ -92,7 +92,9 @@ public final class FrameLog {
 
     /// Reads a log written by ``csv`` (lines may end in `\n`, `\r\n` or `\r`), checking every field.
     ///
-    /// - Parameter name: What to call the text in errors, such as its file name.
+    /// - Parameters:
+    ///   - text: The CSV text.
+    ///   - name: What to call the text in errors, such as its file name.
     /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the line and field of the first problem.
     public convenience init(csv text: String, name: String = "frame log") throws(FrameLinkError) {
         var reader = _FrameLogReader(bytes: Array(text.utf8), source: name)
@@ -103,7 +105,9 @@ public final class FrameLog {
     /// Reads a log written by ``jsonLines`` (lines may end in `\n`, `\r\n` or `\r`), checking every
     /// field.
     ///
-    /// - Parameter name: What to call the text in errors, such as its file name.
+    /// - Parameters:
+    ///   - text: The JSON-lines text.
+    ///   - name: What to call the text in errors, such as its file name.
     /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the line and field of the first problem.
     public convenience init(jsonLines text: String, name: String = "frame log") throws(FrameLinkError) {
         var reader = _FrameLogReader(bytes: Array(text.utf8), source: name)
