@@ -10,13 +10,16 @@ final class AsyncFramesTests: XCTestCase {
         var finished = false
     }
 
-    /// Lets main-actor work run, without running frames, until `condition` holds (or about 100 ms
-    /// pass). A consumer's `for await` hops off the main actor and back for each element; on a
-    /// loaded machine the hop back can take longer than one frame's drain.
+    /// Lets main-actor work run, without running frames, until `condition` holds (or 2 s pass). A
+    /// consumer's `for await` hops off the main actor and back for each element, through another
+    /// thread: that takes real time, which virtual frames do not give, so the test waits for it on
+    /// the main run loop (which runs the main queue as the work comes back).
     @MainActor
     static func settle(_ source: ManualFrameSource, until condition: () -> Bool) throws {
-        for _ in 0..<200 where !condition() {
+        let giveUp = Date(timeIntervalSinceNow: 2)
+        while !condition(), Date() < giveUp {
             try source.advance(frames: 0)
+            if !condition() { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001)) }
         }
     }
 

@@ -34,6 +34,13 @@ final class MainQueueTests: XCTestCase {
                 }
                 DispatchQueue.main.async { MainActor.assumeIsolated { flags.blockRan = true } }
                 try source.advance(frames: 5)
+                // Each `Task.yield()` may resume through another thread, which takes real time that
+                // virtual frames do not give: wait for it on the main run loop (at most 2 s).
+                let giveUp = Date(timeIntervalSinceNow: 2)
+                while flags.taskFrames.count < 3, Date() < giveUp {
+                    try source.advance(frames: 1)
+                    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+                }
                 XCTAssertTrue(flags.taskRan, "a Task { @MainActor in … } must run while the loop runs (\(path))")
                 XCTAssertTrue(flags.blockRan, "a DispatchQueue.main.async block must run while the loop runs (\(path))")
                 XCTAssertEqual(flags.taskFrames.count, 3, path)

@@ -95,6 +95,7 @@ public final class ManualFrameSource: FrameSource {
     private func settleMainQueue() {
         guard loop?.drainsMainQueue == true else { return }
         MainQueueDrain.drainWithoutWaiting()
+        MainQueueDrain.drainForVirtualTime()
     }
 
     /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
@@ -137,9 +138,9 @@ public final class ManualFrameSource: FrameSource {
     public func waitForNextFrame() -> FrameInstant {
         if loop?.drainsMainQueue == true {
             // On the main thread (XCTest), let tasks woken by the last frame run, as a real source
-            // does, without waiting in real time: virtual frames cost no real time. (`advance`
-            // settles the queue fully when it returns.)
-            MainQueueDrain.drainIfOnMainThread()
+            // does. Virtual frames cost no real time: the drain waits only while main-actor work
+            // is running and handing work to other threads, never otherwise.
+            MainQueueDrain.drainForVirtualTime()
         }
         if let interval = pendingInterval {
             pendingInterval = nil
