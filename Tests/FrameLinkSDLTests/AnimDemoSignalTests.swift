@@ -30,6 +30,19 @@ final class AnimDemoSignalTests: XCTestCase {
         XCTAssertLessThan(seconds, bound, "\(what) took \(seconds) s", file: file, line: line)
     }
 
+    /// Checks that the run ended by itself (not timed out, not killed) with exit status `status` and one
+    /// line on stderr, as after signal `name`.
+    private func assertEndedWithOneLine(
+        _ result: AnimDemoProcess.Result, status: Int32, _ name: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        XCTAssertFalse(result.timedOut, "\(name) did not end the run", file: file, line: line)
+        XCTAssertTrue(
+            result.exitedNormally, "\(name) killed the process: \(result.standardError)", file: file, line: line)
+        XCTAssertEqual(result.status, status, result.standardError, file: file, line: line)
+        XCTAssertEqual(result.errorLines.count, 1, result.standardError, file: file, line: line)
+    }
+
     /// A temporary folder that the caller removes.
     private func makeFolder() throws -> String {
         let folder = AnimDemoProcess.temporaryPath("-signals")
@@ -117,10 +130,7 @@ final class AnimDemoSignalTests: XCTestCase {
                 Thread.sleep(forTimeInterval: 0.5)
                 seconds = AnimDemoProcess.signal(process, signal)
             }
-            XCTAssertFalse(result.timedOut)
-            XCTAssertTrue(result.exitedNormally, "\(name) killed the process: \(result.standardError)")
-            XCTAssertEqual(result.status, status, result.standardError)
-            XCTAssertEqual(result.errorLines.count, 1, result.standardError)
+            assertEndedWithOneLine(result, status: status, name)
             XCTAssertTrue(result.standardError.hasPrefix("AnimDemo: stopped by \(name)"), result.standardError)
             assertQuick(seconds, "\(name) 0.5 s into a start-up with 100,000 sprites")
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [], "no file, no leftovers")
@@ -147,10 +157,7 @@ final class AnimDemoSignalTests: XCTestCase {
                 Thread.sleep(forTimeInterval: 1.5)
                 seconds = AnimDemoProcess.signal(process, signal)
             }
-            XCTAssertFalse(result.timedOut)
-            XCTAssertTrue(result.exitedNormally, "\(name) killed the process: \(result.standardError)")
-            XCTAssertEqual(result.status, status, result.standardError)
-            XCTAssertEqual(result.errorLines.count, 1, result.standardError)
+            assertEndedWithOneLine(result, status: status, name)
             XCTAssertTrue(result.standardError.contains("the report was not written"), result.standardError)
             assertQuick(seconds, "\(name) during a 2 s frame")
             XCTAssertEqual(try String(contentsOfFile: report, encoding: .utf8), "previous report\n")

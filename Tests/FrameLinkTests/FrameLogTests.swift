@@ -210,6 +210,31 @@ struct FrameLogTests {
         #expect(Self.problem { try FrameLog(contentsOfFile: damaged) }?.source == damaged)
     }
 
+    @Test("a log made without a period takes the loop's; a log that could not be read back is not written")
+    func periodAndWriteChecks() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framelog-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = ManualFrameSource(refreshRate: .hz30)
+        let loop = FrameLoop(source: source)
+        let log = FrameLog()
+        loop.frameLog = log
+        DisplayLink { _ in }.add(to: loop, forMode: .common)
+        try source.advance(frames: 5)
+        #expect(log.periodNanoseconds == 33_333_333)
+        try log.write(toFile: folder + "/frames.csv", format: .csv)
+        #expect(try FrameLog(contentsOfFile: folder + "/frames.csv").records == log.records)
+
+        var records = log.records
+        records[2].droppedFrames = 4
+        let problem = Self.problem {
+            try FrameLog(records: records, periodNanoseconds: log.periodNanoseconds)
+                .write(toFile: folder + "/bad.csv", format: .jsonLines)
+        }
+        #expect(problem?.record == 3 && problem?.field == "dropped")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/bad.csv"))
+    }
+
     @Test(
         "a full disk fails the write with the system's reason and leaves the previous file whole",
         .enabled(if: getuid() == 0, "mounts a 64 KiB tmpfs, which needs root (as in CI)"))

@@ -20,8 +20,9 @@ public final class FrameLog {
     /// The recorded frames, oldest first.
     public private(set) var records: [FrameRecord] = []
 
-    /// The refresh period the log was recorded at, in nanoseconds (0 if unknown; a log needs a
-    /// positive period to be written readably or replayed).
+    /// The refresh period the log was recorded at, in nanoseconds (0 if unknown: a loop recording
+    /// into the log sets it at its first frame; a log needs a positive period to be written or
+    /// replayed).
     public var periodNanoseconds: Int64
 
     /// Creates an empty log, reserving room for `capacity` frames.
@@ -82,8 +83,12 @@ public final class FrameLog {
     /// Writes the log to `path` safely: into a temporary file in the same folder, flushed to disk,
     /// then renamed over `path`, so a failed write (a full disk) leaves the previous file, or none.
     ///
-    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the path and the system's reason.
+    /// The log is checked first (``validate()``): a log that could not be read back is not written.
+    ///
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the first wrong record, or the path and the
+    ///   system's reason.
     public func write(toFile path: String, format: Format) throws(FrameLinkError) {
+        try validate()
         let text = format == .csv ? csv : jsonLines
         try _FrameLogFile.writeBytes(Array(text.utf8), toFile: path)
     }

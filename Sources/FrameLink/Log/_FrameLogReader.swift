@@ -152,7 +152,7 @@ struct _FrameLogReader {
     /// Checks the column line against ``columns``.
     private func checkColumnLine(_ line: Range<Int>) throws(FrameLinkError) {
         let names = bytes[line].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self).trimmingBlanks
+            text(Self.trimmed($0.startIndex..<$0.endIndex, in: bytes))
         }
         for (column, expected) in Self.columns.enumerated() {
             guard column < names.count else {
@@ -406,12 +406,5 @@ struct _FrameLogReader {
         while lower < upper, isBlank(bytes[lower]) { lower += 1 }
         while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
         return lower..<upper
-    }
-}
-
-extension String {
-    /// The string without spaces and tabs around it.
-    fileprivate var trimmingBlanks: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

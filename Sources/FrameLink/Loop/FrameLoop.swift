@@ -63,7 +63,8 @@ public final class FrameLoop {
     /// still timed and drops still name the phase.
     public var measuresCallbacks = true
 
-    /// A log of every frame, if set: assign a ``FrameLog`` to start recording.
+    /// A log of every frame, if set: assign a ``FrameLog`` to start recording. A log without a
+    /// period takes the loop's refresh period at its first frame.
     public var frameLog: FrameLog?
 
     /// The longest time step handed to game logic in ``DisplayLink/deltaTime``: after a stall (a
@@ -224,7 +225,10 @@ public final class FrameLoop {
                 frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: waitStart,
                 presentDuration: source.lastPresentDuration, period: source.refreshRate.periodNanoseconds,
                 blame: lastFrameBlame)
-            frameLog?.append(record)
+            if let frameLog {
+                if frameLog.periodNanoseconds == 0 { frameLog.periodNanoseconds = source.refreshRate.periodNanoseconds }
+                frameLog.append(record)
+            }
         }
         previousWasFrame = isFrame
 
