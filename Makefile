@@ -51,7 +51,11 @@ lint:
 # Every test: logic on virtual time (Swift Testing + XCTest), SDL with the dummy driver, and a real
 # window under Xvfb (xvfb-run gives the test process a display).
 test: deps lint build
-	xvfb-run -a -s "-screen 0 1280x720x24" $(SWIFT) test --skip-build 2>&1 | tee $(OUT)/test.log
+	@status=0; xvfb-run -a -s "-screen 0 1280x720x24" $(SWIFT) test --skip-build 2>&1 | tee $(OUT)/test.log || status=$$?; \
+	if [ $$status != 0 ]; then \
+	  echo "error: swift test failed (exit $$status); the failures, from $(OUT)/test.log:" >&2; \
+	  grep -E "error: |[: ]failed|✘|Fatal error|Crash|Segmentation|signal [0-9]|Exited with" $(OUT)/test.log | grep -v "passed after" | tail -40 >&2; \
+	  exit $$status; fi
 	@echo "QueueTimer tests again under the thread sanitizer:"
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter QueueTimerTests 2>&1 | tee $(OUT)/test-tsan.log
 	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi

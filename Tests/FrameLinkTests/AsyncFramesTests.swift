@@ -70,6 +70,8 @@ final class AsyncFramesTests: XCTestCase {
                 link.invalidate()
             }
             try source.advance(frames: 3)
+            // The task ends after a hop through another thread: give it the real time that takes.
+            try Self.settle(source) { weakConsumer == nil }
             XCTAssertNil(weakConsumer, "the task finished and released what it captured")
         }
     }
@@ -110,8 +112,10 @@ final class AsyncFramesTests: XCTestCase {
                 }
                 consumer.finished = true
             }
-            try source.advance(frames: 1)  // lets the task start and wait
-            for _ in 0..<5 where !consumer.finished {
+            // A frame wakes the task only once it waits: keep running frames (each given time to
+            // reach the task) until it has seen three, within 10 s.
+            let giveUp = Date(timeIntervalSinceNow: 10)
+            while !consumer.finished, Date() < giveUp {
                 let count = consumer.frames.count
                 try source.advance(frames: 1)
                 try Self.settle(source) { consumer.frames.count > count }
