@@ -37,9 +37,11 @@ public final class FrameLoop {
     /// The timestamp of the current (or last) frame, from the frame source.
     public private(set) var timestamp: FrameInstant = .zero
 
-    /// The time the next frame is expected: the next point of the source's frame grid.
+    /// The time the frame being built is expected to reach the screen: where the source knows it
+    /// (a vsync-locked ``PresentSource`` models its swap chain), else the next point of the
+    /// source's frame grid.
     public var targetTimestamp: FrameInstant {
-        source.expectedTimestamp(frames: 1, after: timestamp)
+        source.targetTimestamp ?? source.expectedTimestamp(frames: 1, after: timestamp)
     }
 
     /// Whether ``run()`` (or another `run` variant) is executing.
@@ -224,7 +226,7 @@ public final class FrameLoop {
             let record = statistics.book(
                 frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: waitStart,
                 presentDuration: source.lastPresentDuration, period: source.refreshRate.periodNanoseconds,
-                blame: lastFrameBlame)
+                dropped: source.droppedFramesAtLastBoundary, blame: lastFrameBlame)
             if let frameLog {
                 if frameLog.periodNanoseconds == 0 { frameLog.periodNanoseconds = source.refreshRate.periodNanoseconds }
                 frameLog.append(record)

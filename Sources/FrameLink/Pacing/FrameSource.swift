@@ -40,6 +40,17 @@ public protocol FrameSource: AnyObject {
     /// The time `frames` frames after the frame at `timestamp` is expected to begin: the ideal
     /// grid time where the source has a grid. The default adds `frames` rounded periods.
     func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant
+
+    /// The time the frame being built will reach the screen, when the source knows it: a swap chain
+    /// that queues frames shows a frame some vsyncs after the frame's timestamp. `nil` (the
+    /// default) means the next grid point, ``expectedTimestamp(frames:after:)`` with one frame.
+    var targetTimestamp: FrameInstant? { get }
+
+    /// The refreshes the display showed an old frame again in the interval that ended at the last
+    /// frame boundary, when the source knows them (from its vsync grid or presentation feedback):
+    /// a queued frame can absorb a late one, so the interval alone may over-count. `nil` (the
+    /// default) lets the loop count them from the interval.
+    var droppedFramesAtLastBoundary: Int? { get }
 }
 
 extension FrameSource {
@@ -51,6 +62,12 @@ extension FrameSource {
 
     /// The source's type and rate, such as `"ManualFrameSource at 60 Hz"`.
     public var pacingDescription: String { "\(type(of: self)) at \(refreshRate)" }
+
+    /// `nil`: the frame being built is shown at the next grid point.
+    public var targetTimestamp: FrameInstant? { nil }
+
+    /// `nil`: the loop counts dropped frames from the interval.
+    public var droppedFramesAtLastBoundary: Int? { nil }
 
     /// Adds `frames` periods of ``refreshRate`` (rounded to the nanosecond) to `timestamp`.
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {

@@ -25,7 +25,10 @@ public final class ManualFrameSource: FrameSource {
     private var pendingInterval: Int64?
     private var lastFrameTime: Int64 = 0
     private var replayTimestamps: [Int64] = []
+    /// The recorded drops of the interval ending at each replayed timestamp.
+    private var replayDrops: [Int] = []
     private var replayPosition = 0
+    private var replayedDrops: Int?
     private let isReplay: Bool
 
     /// Creates a virtual display refreshing at `refreshRate` (60 Hz unless told otherwise).
@@ -46,13 +49,16 @@ public final class ManualFrameSource: FrameSource {
         try log.validate()
         refreshRate = try FrameRate(period: .nanoseconds(log.periodNanoseconds))
         var timestamps = log.records.map(\.timestamp)
+        var drops = log.records.map(\.droppedFrames)
         // The frame before the first record (its interval's start) comes first, so that advancing
         // `records.count + 1` frames reproduces every recorded interval. Validation keeps it at or
         // after time zero.
         if let first = log.records.first, first.interval > 0 {
             timestamps.insert(first.timestamp - first.interval, at: 0)
+            drops.insert(0, at: 0)
         }
         replayTimestamps = timestamps
+        replayDrops = drops
         isReplay = true
     }
 
@@ -145,15 +151,22 @@ public final class ManualFrameSource: FrameSource {
         if let interval = pendingInterval {
             pendingInterval = nil
             now = FrameInstant(nanoseconds: max(now.nanoseconds, lastFrameTime + interval))
+            replayedDrops = nil
         } else if replayPosition < replayTimestamps.count {
             now = FrameInstant(nanoseconds: max(now.nanoseconds, replayTimestamps[replayPosition]))
+            replayedDrops = replayDrops[replayPosition]
             replayPosition += 1
         } else {
+            replayedDrops = nil
             now = nextGridPoint()
         }
         lastFrameTime = now.nanoseconds
         return now
     }
+
+    /// While replaying, the drops recorded for the interval that just ended (a vsync-locked source
+    /// may have counted fewer than the interval holds); else `nil`.
+    public var droppedFramesAtLastBoundary: Int? { replayedDrops }
 
     /// Behaves as ``waitForNextFrame()``: the virtual display keeps refreshing while the loop is
     /// idle, so tests advance in frames whether or not a link is active.

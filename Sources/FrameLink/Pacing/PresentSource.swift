@@ -1,15 +1,31 @@
 /// A frame source whose frame boundary is a present function that may block on vsync — an SDL
 /// renderer's present, a GL swap, a Vulkan queue present — with a precise deadline fallback.
 ///
-/// The frame timestamp is taken right after present returns. While pacing is ``Pacing/automatic``
-/// the source keeps checking whether present really blocks (windows get hidden, minimized, moved to
-/// another display):
+/// **Phase-locked vsync.** A blocking present returns at a vsync plus a delay that jitters (the
+/// compositor, the scheduler). The source fits the vsync grid — period and phase — to the returns
+/// (the highest line below all of them, over the last 512: see the DocC article on pacing), and a
+/// frame's `timestamp` is the vsync itself, not the moment present returned, so present jitter never
+/// reaches `timestamp`, `targetTimestamp`, `deltaTime` or the statistics. A present that did not
+/// block (a swap chain with room, a hidden window) is followed by a wait for the next vsync of the
+/// grid, so frames never come faster than the display. The source models the swap chain from the
+/// grid: a frame is shown at the first vsync after its present (and after the frame before it), so
+/// ``targetTimestamp`` is when the frame being built will be shown and a drop is counted only when
+/// the display really showed an old frame again. When the presenter reports when frames reached the
+/// screen (``reportPresentation(ofFrame:at:)``), those times replace the present returns.
+///
+/// While pacing is ``Pacing/automatic`` the source keeps checking what present does (windows get
+/// hidden, minimized, moved to another display):
 /// - **vsync** when the median present of the last 16 frames blocks for a quarter of a period or
-///   more; the real refresh period is then measured from the intervals, so a 59.94 Hz display that
-///   SDL reports as 59 Hz is paced and counted at 59.94 Hz;
+///   more and the returns keep a phase; the period is measured from the grid, so a 59.94 Hz display
+///   that SDL reports as 59 Hz (or that an override calls 75 Hz) is paced and counted at 59.94 Hz;
 /// - **deadline** when present returns at once (median under a tenth of a period: vsync is not
-///   honoured), or when it blocks but the intervals jitter by more than 1 ms (an emulated vsync, as
-///   under Xvfb): frames are then paced by a ``DeadlineSource`` on the display's grid.
+///   honoured), or when it blocks but its returns keep no phase (an emulated vsync, as under Xvfb,
+///   throttles each present from the last): frames are then paced by a ``DeadlineSource``. Jitter
+///   alone never demotes a real vsync. While the source is still measuring, a present that blocks
+///   paces the frames itself, so start-up never runs faster than the display.
+///
+/// After a move to another display or a hide and show, returns stop fitting the grid; three in a
+/// row start the fit again (``vsyncRelocks``), and it re-locks within about a dozen frames.
 ///
 /// The chosen mode and the reason are in ``mode`` and ``reason``, and in every statistics report.
 ///
@@ -34,7 +50,7 @@ public final class PresentSource: FrameSource {
 
     /// How the source is pacing now.
     public enum Mode: String, Sendable, Equatable {
-        /// Present blocks on vsync; the timestamp is taken when it returns.
+        /// Present blocks on vsync; the timestamp is the vsync of the fitted grid.
         case vsync
         /// Present returns at once; the source sleeps and spins to a deadline grid.
         case deadline
@@ -57,7 +73,8 @@ public final class PresentSource: FrameSource {
     /// The display's nominal refresh rate (what the display mode reports, or 60 Hz when unknown).
     public let displayRefreshRate: FrameRate
 
-    /// The refresh rate measured from vsync intervals, once enough frames were seen in vsync mode.
+    /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
+    /// of blocking presents fit one.
     public private(set) var measuredRefreshRate: FrameRate?
 
     /// Whether the source halves the frame rate while frames run over budget (off by default).
@@ -92,12 +109,69 @@ public final class PresentSource: FrameSource {
     public var note: String?
     private var presentDurations = _Ring(capacity: 16)
     private var frameCosts = _Ring(capacity: 30)
-    private var jitter = _Ring(capacity: 60)
-    private var periodSum: Int64 = 0
-    private var periodCount: Int64 = 0
     private var lastTimestamp: Int64?
-    private var isJitterDemoted = false
     private var autoRateReason: String?
+    /// The vsync grid fitted to blocking presents' returns (or to presentation feedback).
+    private var grid: _VsyncGrid
+    /// The grid's relock count when the numbers below were taken: a relock renumbers the grid.
+    private var gridGeneration = 0
+    /// The grid number of the last frame's timestamp, while frames follow the grid.
+    private var lastVsyncNumber: Int64?
+    /// The grid number of the vsync the last presented frame is shown on (the swap-chain model).
+    private var lastShownNumber: Int64?
+    private var knownDrops: Int?
+    private var knownTarget: Int64?
+    /// Presentation feedback not yet taken in: the frames and the times they reached the screen.
+    private var reportedFrames: [Int64] = []
+    private var reportedTimes: [Int64] = []
+    /// Reports taken into the grid whose missed refreshes are not booked yet.
+    private var unbookedFrames: [Int64] = []
+    private var unbookedTimes: [Int64] = []
+    private var lastReportedFrame: Int64 = 0
+    /// The grid number the last reported frame was shown on, and that frame.
+    private var lastReport: (frame: Int64, number: Int64)?
+    /// Whether the first frames are still presented back to back (see ``startupProbeFrames``).
+    private var isProbing = true
+    /// Whether the returns of blocking presents were found to keep no phase (an emulated vsync),
+    /// and have not been judged phase-stable since: such a present never paces frames itself.
+    private var keepsNoPhase = false
+
+    /// The buffers of the presenter's swap chain, if known: 2 (double buffering) unless told. A
+    /// present that blocks found the chain full, so its frame is shown `swapChainBuffers - 2`
+    /// vsyncs after the one that released it; the swap-chain model needs this to know when a
+    /// queued frame covered for a late one. Timing alone cannot tell 2 buffers from 3 (both block
+    /// once per vsync); presentation feedback, when reported, overrides it.
+    ///
+    /// A count outside 2…8 is a programmer error and traps.
+    public var swapChainBuffers = 2 {
+        didSet {
+            precondition(
+                (2...8).contains(swapChainBuffers),
+                "PresentSource.swapChainBuffers must be 2 (double buffering) to 8, not \(swapChainBuffers)")
+        }
+    }
+
+    private var chainDepth: Int64 { Int64(swapChainBuffers - 2) }
+
+    /// The number of times present has been called; a presenter's feedback names frames by it.
+    public private(set) var presentCount: Int64 = 0
+
+    /// Whether the presenter has reported when frames reached the screen
+    /// (``reportPresentation(ofFrame:at:)``): the grid then follows those times.
+    public private(set) var receivesPresentationFeedback = false
+
+    /// Whether the vsync grid is phase-locked: its line is pinned within 50 µs in every quarter of
+    /// the window of returns, so each `timestamp` is within about that of the true vsync.
+    public var isPhaseLocked: Bool { grid.isPhaseLocked }
+
+    /// How many times the vsync grid was fitted again because returns stopped fitting it (a move
+    /// to a display with another rate, a hide and show that moved the phase).
+    public var vsyncRelocks: Int { grid.relocks }
+
+    /// The period of the fitted vsync grid, once returns fit one.
+    public var vsyncPeriod: Duration? {
+        grid.hasGrid ? .nanoseconds(Int64(grid.period.rounded())) : nil
+    }
 
     /// Creates a source that calls `present` at every frame boundary.
     ///
@@ -105,7 +179,7 @@ public final class PresentSource: FrameSource {
     ///   - displayRefreshRate: The display's nominal rate (60 Hz when unknown).
     ///   - pacing: Automatic detection (default), or a forced mode.
     ///   - clock: The clock to read and sleep on (the system's monotonic clock by default; a
-    ///     ``VirtualClock`` in tests).
+    ///     ``VirtualClock`` or a ``DisplayLab`` in tests).
     ///   - present: Presents the frame; may block until vsync (settable later as ``present``).
     public init(
         displayRefreshRate: FrameRate = .hz60, pacing: Pacing = .automatic, clock: (any PacingClock)? = nil,
@@ -115,6 +189,11 @@ public final class PresentSource: FrameSource {
         self.pacing = pacing
         self.present = present
         deadline = DeadlineSource(refreshRate: displayRefreshRate, clock: clock)
+        grid = _VsyncGrid(nominalPeriod: displayRefreshRate.periodNanoseconds)
+        reportedTimes.reserveCapacity(64)
+        reportedFrames.reserveCapacity(64)
+        unbookedTimes.reserveCapacity(64)
+        unbookedFrames.reserveCapacity(64)
         switch pacing {
         case .vsync:
             mode = .vsync
@@ -133,7 +212,7 @@ public final class PresentSource: FrameSource {
 
     /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``.
     public var refreshRate: FrameRate {
-        let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : displayRefreshRate
+        let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
         guard presentInterval > 1 else { return base }
         return (try? FrameRate(numerator: base.numerator, denominator: base.denominator * Int64(presentInterval)))
             ?? base
@@ -148,14 +227,19 @@ public final class PresentSource: FrameSource {
         switch mode {
         case .vsync:
             let rate = measuredRefreshRate.map { "\($0) measured" } ?? "\(displayRefreshRate) nominal"
-            text = "vsync (\(rate)): \(reason)"
+            let lock = grid.isPhaseLocked ? ", phase-locked" : ""
+            let feedback = receivesPresentationFeedback ? ", presentation feedback" : ""
+            text = "vsync (\(rate)\(lock)\(feedback)): \(reason)"
         case .deadline:
-            text = "deadline \(displayRefreshRate): \(reason)"
+            text = "deadline \(deadline.refreshRate): \(reason)"
             if deadline.interferenceShifts > 0 {
                 text += "; grid moved \(deadline.interferenceShifts)× away from interruptions at its deadlines"
             }
         case .unpaced:
             text = "unpaced: \(reason)"
+        }
+        if grid.relocks > 0 {
+            text += "; vsync re-locked \(grid.relocks)× after returns stopped fitting the grid"
         }
         if let autoRateReason { text += "; \(autoRateReason)" }
         if let note { text += " (\(note))" }
@@ -163,8 +247,43 @@ public final class PresentSource: FrameSource {
         return text
     }
 
-    /// Presents, then returns the frame timestamp: right after present in vsync mode, or at the
-    /// next deadline of the grid in deadline mode.
+    /// When the frame being built will be shown, while frames follow the vsync grid.
+    public var targetTimestamp: FrameInstant? {
+        knownTarget.map { FrameInstant(nanoseconds: $0) }
+    }
+
+    /// The refreshes the display missed before the frame just presented, from the swap-chain model,
+    /// while frames follow the vsync grid.
+    public var droppedFramesAtLastBoundary: Int? { knownDrops }
+
+    /// Tells the source when frame `frame` (counted by ``presentCount``) reached the screen, on the
+    /// source's timeline (its ``now``): presentation feedback, as Wayland's presentation-time
+    /// `presented` event, `GLX_OML_sync_control`'s UST, or `VK_GOOGLE_display_timing` give it.
+    ///
+    /// Once feedback arrives, the vsync grid is fitted to these exact times instead of to the
+    /// jittery returns of present. Reports for a frame already reported, or out of order, are
+    /// ignored.
+    ///
+    /// - Parameters:
+    ///   - frame: The frame's number: the value of ``presentCount`` after its present.
+    ///   - instant: When it reached the screen, on the source's timeline.
+    public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
+        guard frame > lastReportedFrame, frame <= presentCount + 1 else { return }
+        lastReportedFrame = frame
+        receivesPresentationFeedback = true
+        if reportedTimes.count < 64 {
+            reportedTimes.append(instant.nanoseconds)
+            reportedFrames.append(frame)
+        }
+    }
+
+    /// ``reportPresentation(ofFrame:at:)`` with a time on the source's clock (a ``DisplayLab``'s).
+    func reportPresentation(ofFrame frame: Int64, atClockNanoseconds time: Int64) {
+        reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: time - deadlineEpochOffset))
+    }
+
+    /// Presents, then returns the frame timestamp: the vsync of the grid in vsync mode, or the next
+    /// deadline of the grid in deadline mode.
     public func waitForNextFrame() -> FrameInstant {
         let workEnd = now.nanoseconds
         if let lastTimestamp {
@@ -177,29 +296,52 @@ public final class PresentSource: FrameSource {
         }
         let presentStart = now.nanoseconds
         present?()
+        presentCount += 1
         let presentEnd = now.nanoseconds
         lastPresentDuration = presentEnd - presentStart
         presentDurations.append(lastPresentDuration)
+        let blocked = lastPresentDuration >= blockingThreshold
+        if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
+        knownDrops = nil
+        knownTarget = nil
+        let fits = feedGrid(presentEnd: presentEnd, blocked: blocked)
 
-        let timestamp: FrameInstant
+        let timestamp: Int64
         switch mode {
-        case .vsync, .unpaced:
-            timestamp = FrameInstant(nanoseconds: presentEnd)
+        case .unpaced:
+            timestamp = presentEnd
+            forgetGridPosition()
+        case .vsync:
+            timestamp = vsyncBoundary(presentStart: presentStart, blocked: blocked, fits: fits)
         case .deadline:
-            timestamp = deadline.waitForDeadline(framesAfterLast: Int64(presentInterval))
+            if pacing == .automatic && blocked && !keepsNoPhase {
+                // Still measuring: a present that blocks paces the frames itself.
+                timestamp = vsyncBoundary(presentStart: presentStart, blocked: blocked, fits: fits)
+                deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp))
+            } else if pacing == .automatic && isProbing {
+                // The first frames go back to back: a swap chain with room for queued frames fills,
+                // and a present that blocks shows itself; paced by deadline, it never would.
+                timestamp = presentEnd
+            } else {
+                timestamp = deadline.waitForDeadline(framesAfterLast: Int64(presentInterval)).nanoseconds
+                forgetGridPosition()
+            }
         }
-        if let lastTimestamp { noteInterval(timestamp.nanoseconds - lastTimestamp) }
-        lastTimestamp = timestamp.nanoseconds
+        lastTimestamp = timestamp
         if pacing == .automatic { detect() }
-        return timestamp
+        return FrameInstant(nanoseconds: timestamp)
     }
 
     /// Presents what the last frame drew, then sleeps like the deadline source while no display
     /// link is active.
     public func waitIdle(until deadlineInstant: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
         present?()
+        presentCount += 1
         let woke = deadline.waitIdle(until: deadlineInstant, drainMainQueue: drainMainQueue)
         lastTimestamp = nil
+        forgetGridPosition()
+        knownDrops = nil
+        knownTarget = nil
         return woke
     }
 
@@ -208,20 +350,148 @@ public final class PresentSource: FrameSource {
         deadline.attach(to: loop)
     }
 
-    /// `frames` periods of the effective rate after `timestamp`.
+    /// `frames` vsyncs of the grid after `timestamp` while frames follow it; else `frames` periods
+    /// of the effective rate.
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+        if lastVsyncNumber != nil, presentInterval == 1 {
+            let number = grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
+            return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames))
+        }
         let rate = refreshRate
         return FrameInstant(nanoseconds: timestamp.nanoseconds + rate.offsetNanoseconds(ofFrame: frames))
     }
 
-    // MARK: Detection
+    // MARK: The vsync grid
+
+    /// Frames presented back to back at start-up while pacing is automatic: three, enough to fill a
+    /// swap chain of up to four buffers (two frames queued behind the one on screen), so that a
+    /// FIFO present blocks and is seen to; the display still shows one frame per refresh.
+    static let startupProbeFrames: Int64 = 3
+
+    /// A present that took an eighth of a period or more waited for a vsync; a shorter one may
+    /// not have (it returns in the present's own cost, tens of microseconds).
+    private var blockingThreshold: Int64 { currentPeriod / 8 }
 
     private var currentPeriod: Int64 {
-        (mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : displayRefreshRate).periodNanoseconds
+        (mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate).periodNanoseconds
     }
 
     /// The deadline source's clock reads `epoch + now`; vsync-mode sleeps use absolute clock time.
     private var deadlineEpochOffset: Int64 { clock.nanoseconds() - now.nanoseconds }
+
+    /// Offers the grid what is known of the vsync: reported presentation times, or else the
+    /// return of a present that blocked.
+    /// Returns whether the present's return fits the grid (true with feedback, which does not
+    /// depend on it).
+    private func feedGrid(presentEnd: Int64, blocked: Bool) -> Bool {
+        var fits = true
+        if receivesPresentationFeedback {
+            absorbReports()
+        } else if blocked {
+            fits = grid.add(returnTime: presentEnd)
+        }
+        if grid.relocks != gridGeneration {
+            gridGeneration = grid.relocks
+            forgetGridPosition()
+        }
+        if grid.hasGrid && grid.isStable != false {
+            measuredRefreshRate = try? FrameRate(framesPerSecond: 1e9 / grid.period)
+        }
+        if grid.isStable == false { keepsNoPhase = true } else if grid.isStable == true { keepsNoPhase = false }
+        return fits
+    }
+
+    /// Takes in the reported presentations: the refreshes missed between consecutive reported
+    /// frames, and where the last presented frame will be shown. Returns the missed refreshes, or
+    /// nil if nothing was reported.
+    private func takeReports() -> Int? {
+        absorbReports()
+        guard !unbookedTimes.isEmpty else { return nil }
+        var missed = 0
+        for (frame, time) in zip(unbookedFrames, unbookedTimes) {
+            let number = grid.number(atOrBefore: time + _VsyncGrid.earlyTolerance)
+            if let last = lastReport, frame == last.frame + 1, number > last.number {
+                missed += Int(clamping: number - last.number - 1)
+            }
+            lastReport = (frame, number)
+        }
+        unbookedTimes.removeAll(keepingCapacity: true)
+        unbookedFrames.removeAll(keepingCapacity: true)
+        return missed
+    }
+
+    /// Fits the grid to the reports that came in, and keeps them for booking.
+    private func absorbReports() {
+        for (frame, time) in zip(reportedFrames, reportedTimes) {
+            grid.add(returnTime: time)
+            if unbookedTimes.count < 64 {
+                unbookedTimes.append(time)
+                unbookedFrames.append(frame)
+            }
+        }
+        reportedTimes.removeAll(keepingCapacity: true)
+        reportedFrames.removeAll(keepingCapacity: true)
+    }
+
+    /// The frame's timestamp while frames follow the grid: the vsync at or before the return of a
+    /// present that blocked, or the next vsync after one that did not (waited for). Counts the
+    /// refreshes the display missed from the swap-chain model, and the target of the next frame.
+    private func vsyncBoundary(presentStart: Int64, blocked: Bool, fits: Bool) -> Int64 {
+        guard grid.isUsable, fits else {
+            // No grid yet: the return is the best time there is, never sooner than a period on.
+            // While the grid re-locks after a move the period is not known: a frame a vsync
+            // released is not counted as a drop then. (At start-up the nominal period counts them,
+            // and so does the old period for the returns before the relock.)
+            forgetGridPosition()
+            if blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
+            if !blocked, let lastTimestamp {
+                clock.sleep(untilNanoseconds: deadlineEpochOffset + lastTimestamp + currentPeriod)
+            }
+            return now.nanoseconds
+        }
+        let called = grid.number(atOrBefore: presentStart)
+        var number = grid.number(atOrBefore: now.nanoseconds + (blocked ? _VsyncGrid.earlyTolerance : 0))
+        if !blocked { number += 1 }
+        if let last = lastVsyncNumber, number <= last { number = last + 1 }
+        let time = grid.time(ofNumber: number)
+        if time > now.nanoseconds { clock.sleep(untilNanoseconds: deadlineEpochOffset + time) }
+        // Feedback that came in up to now, the wait included: a late frame's report arrives when it
+        // is shown, at the vsync just waited for, and is booked with the long interval it made.
+        let reportedMisses = receivesPresentationFeedback ? takeReports() : nil
+        // The swap chain shows each frame at the first vsync after its present, after the frame
+        // before it; the vsyncs in between showed the old frame again. A present that blocked
+        // found the chain full: its frame waits behind `chainDepth` others from the vsync that
+        // released it.
+        var shown = lastShownNumber.map { max($0 + 1, called + 1) } ?? called + 1
+        if blocked { shown = max(shown, number + chainDepth) }
+        if let report = lastReport, report.frame <= presentCount {
+            // Feedback says where a recent frame really went: the frames after it follow it.
+            shown = max(shown, report.number + (presentCount - report.frame))
+            if report.frame == presentCount { shown = report.number }
+        }
+        if let reportedMisses {
+            knownDrops = reportedMisses
+        } else if receivesPresentationFeedback {
+            knownDrops = 0
+        } else if let previous = lastShownNumber, presentInterval == 1 {
+            knownDrops = Int(clamping: max(0, called - previous))
+        } else {
+            knownDrops = lastVsyncNumber == nil ? 0 : nil
+        }
+        lastShownNumber = shown
+        lastVsyncNumber = number
+        knownTarget = grid.time(ofNumber: max(shown + 1, number + Int64(presentInterval)))
+        return time
+    }
+
+    /// Frames no longer follow the grid (deadline pacing, a relock): the next frame on it starts
+    /// the swap-chain model afresh.
+    private func forgetGridPosition() {
+        lastVsyncNumber = nil
+        lastShownNumber = nil
+    }
+
+    // MARK: Detection
 
     private func applyRequestedPacing() {
         switch pacing {
@@ -229,7 +499,6 @@ public final class PresentSource: FrameSource {
         case .deadline: switchMode(to: .deadline, because: "deadline pacing requested")
         case .unpaced: switchMode(to: .unpaced, because: "pacing off requested")
         case .automatic:
-            isJitterDemoted = false
             reason = "measuring whether present blocks on vsync"
         }
     }
@@ -238,29 +507,30 @@ public final class PresentSource: FrameSource {
         guard presentDurations.count >= 8 else { return }
         let period = displayRefreshRate.periodNanoseconds
         let median = presentDurations.median
+        let emulated =
+            "present blocks for \(Milliseconds(median)) ms, but its returns keep no phase: an emulated "
+            + "vsync (as under Xvfb), paced by deadline"
         switch mode {
         case .deadline:
-            if median * 4 >= period && !isJitterDemoted {
-                switchMode(to: .vsync, because: "present blocks for \(Milliseconds(median)) ms (median of 16 frames)")
+            if median * 4 >= period && grid.isStable == true {
+                let rate = measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)"
+                switchMode(
+                    to: .vsync,
+                    because:
+                        "present blocks for \(Milliseconds(median)) ms (median of 16 frames); vsync grid at \(rate)")
+            } else if median * 4 >= period && grid.isStable == false {
+                if reason != emulated { reason = emulated }
             } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity {
                 reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
             }
         case .unpaced:
             break
         case .vsync:
-            if median * 10 < period {
+            if median * 10 < period && !receivesPresentationFeedback {
                 switchMode(
                     to: .deadline, because: "present returned in \(Milliseconds(median)) ms, vsync not honoured")
-            } else if jitter.count == jitter.capacity {
-                let spread = jitter.percentile(90)
-                jitter.removeAll()
-                if spread > 1_000_000 {
-                    isJitterDemoted = true
-                    switchMode(
-                        to: .deadline,
-                        because: "present blocks but intervals jitter by \(Milliseconds(spread)) ms (p90), "
-                            + "an emulated vsync: pacing by deadline")
-                }
+            } else if grid.isStable == false {
+                switchMode(to: .deadline, because: emulated)
             }
         }
     }
@@ -270,30 +540,11 @@ public final class PresentSource: FrameSource {
         guard newMode != mode else { return }
         mode = newMode
         presentDurations.removeAll()
-        jitter.removeAll()
         if newMode == .deadline, let lastTimestamp {
+            // Keep the vsync's rate and phase where they are known: a window hidden, or a swap
+            // chain whose presents stopped blocking, is still best paced on the display's grid.
+            if let measuredRefreshRate, grid.isUsable { deadline.refreshRate = measuredRefreshRate }
             deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
-        }
-    }
-
-    private func noteInterval(_ interval: Int64) {
-        let period = currentPeriod
-        let vsyncs = (interval + period / 2) / period
-        guard vsyncs >= 1 else { return }
-        let error = interval - vsyncs * period
-        if mode == .vsync {
-            jitter.append(abs(error))
-            if vsyncs <= 2 && abs(error) * 4 < period {
-                periodSum += interval
-                periodCount += vsyncs
-                if periodCount >= 120 {
-                    let measured = Double(periodSum) / Double(periodCount)
-                    let hundredths = (1e9 / measured * 100).rounded() / 100
-                    measuredRefreshRate = try? FrameRate(framesPerSecond: hundredths)
-                    periodSum = 0
-                    periodCount = 0
-                }
-            }
         }
     }
 
@@ -316,6 +567,5 @@ public final class PresentSource: FrameSource {
         presentInterval = interval
         autoRateReason = why
         frameCosts.removeAll()
-        jitter.removeAll()
     }
 }

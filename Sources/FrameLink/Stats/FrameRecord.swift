@@ -11,7 +11,8 @@ public struct FrameRecord: Hashable, Sendable {
     /// Nanoseconds since the previous frame (0 for the first frame).
     public var interval: Int64
     /// Frames dropped in this interval: `round(interval / period) − 1` when the interval is over 1.5
-    /// periods, else 0.
+    /// periods, else 0; or fewer, when the source knew that a frame queued in the swap chain
+    /// covered part of the interval (see ``FrameSource/droppedFramesAtLastBoundary``).
     public var droppedFrames: Int
     /// Phase durations of the interval.
     public var phases: PhaseDurations
@@ -39,6 +40,14 @@ public struct FrameRecord: Hashable, Sendable {
         let remainder = interval % period
         let rounded = remainder >= period - remainder ? quotient + 1 : quotient
         return Int(rounded) - 1
+    }
+
+    /// The drops of an interval when a source `known` them: that count, kept within what the
+    /// interval can hold (from zero to ``droppedFrames(interval:period:)``); else the interval's.
+    static func droppedFrames(interval: Int64, period: Int64, known: Int?) -> Int {
+        let counted = droppedFrames(interval: interval, period: period)
+        guard let known else { return counted }
+        return min(max(known, 0), counted)
     }
 }
 

@@ -2,10 +2,11 @@ extension FrameStatistics {
     /// Books the interval from the frame at `previous` to the frame at `now` (nanoseconds on the
     /// source's clock): the last frame's work and culprit from `blame`, and the wait that ended at
     /// `now`, split into present (`presentDuration`) and the wait after it. Returns the record, for
-    /// the frame log.
+    /// the frame log. `dropped` is the source's own count of the display's missed refreshes, if it
+    /// has one (never more than the interval holds); else they are counted from the interval.
     func book(
         frameIndex: Int64, from previous: Int64, to now: Int64, waitStart: Int64, presentDuration: Int64,
-        period: Int64, blame: _FrameBlame
+        period: Int64, dropped: Int? = nil, blame: _FrameBlame
     ) -> FrameRecord {
         var phases = blame.phases
         let wait = max(0, now - waitStart)
@@ -15,7 +16,8 @@ extension FrameStatistics {
         let interval = now - previous
         let record = FrameRecord(
             index: frameIndex, timestamp: now, interval: interval,
-            droppedFrames: FrameRecord.droppedFrames(interval: interval, period: period), phases: phases)
+            droppedFrames: FrameRecord.droppedFrames(interval: interval, period: period, known: dropped),
+            phases: phases)
         periodNanoseconds = period
         if record.droppedFrames > 0 {
             self.record(

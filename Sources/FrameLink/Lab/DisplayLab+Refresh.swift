@@ -1,0 +1,49 @@
+extension DisplayLab {
+    /// How a simulated display refreshes.
+    public enum Refresh: Sendable, Equatable, CustomStringConvertible {
+        /// A real vsync: refreshes exactly `rate` apart, the first at `phase` after the lab's start.
+        case fixed(FrameRate, phase: Duration = .zero)
+        /// Variable refresh (VRR, FreeSync, G-Sync): a frame is shown as soon as it is presented, but
+        /// no sooner than one period of `maximum` after the last refresh; without a new frame the
+        /// display refreshes again (repeating the old one) one period of `minimum` after the last.
+        case variable(minimum: FrameRate, maximum: FrameRate)
+        /// An emulated vsync like Xvfb's: present is throttled to `rate` counted from the last
+        /// present's return, plus the lab's jitter, so the phase wanders: not phase-stable.
+        case emulated(FrameRate)
+        /// No vsync at all (SDL's dummy driver): present returns at once and the frame counts as
+        /// shown then.
+        case none
+
+        /// The kind and rate, such as `"fixed 59.94 Hz"` or `"variable 48–144 Hz"`.
+        public var description: String {
+            switch self {
+            case .fixed(let rate, let phase):
+                phase == .zero ? "fixed \(rate)" : "fixed \(rate), phase \(Milliseconds(phase.wholeNanoseconds)) ms"
+            case .variable(let minimum, let maximum): "variable \(minimum.framesPerSecond)–\(maximum)"
+            case .emulated(let rate): "emulated \(rate)"
+            case .none: "no vsync"
+            }
+        }
+
+        /// Checks the refresh: a phase from zero up to one period, a variable range with minimum ≤ maximum.
+        func validated() throws(FrameLinkError) -> Refresh {
+            switch self {
+            case .fixed(let rate, let phase):
+                let nanoseconds = phase.wholeNanoseconds
+                guard nanoseconds >= 0 && nanoseconds < rate.periodNanoseconds else {
+                    throw .invalidInterval(
+                        "DisplayLab.Refresh.fixed: phase \(phase) must be at least zero and under one period "
+                            + "(\(rate.period))")
+                }
+            case .variable(let minimum, let maximum):
+                guard minimum.framesPerSecond <= maximum.framesPerSecond else {
+                    throw .invalidFrameRate(
+                        "DisplayLab.Refresh.variable: minimum \(minimum) is above maximum \(maximum)")
+                }
+            case .emulated, .none:
+                break
+            }
+            return self
+        }
+    }
+}

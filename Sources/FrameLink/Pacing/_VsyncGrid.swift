@@ -1,0 +1,303 @@
+/// The vsync grid (period and phase) estimated from the times blocking presents returned.
+///
+/// A present that blocks returns when the display flips: at a vsync, plus a delay that is never
+/// negative (the compositor, the scheduler waking the thread). So every return lies on or above the
+/// true grid line `t = phase + k × period`, and the best estimate of that line is the highest line
+/// that stays below every return: the edge of the returns' lower convex hull that spans the middle
+/// of the window. Unlike a least-squares fit, which converges as 1/√n and is pulled up by the mean
+/// delay, this lower-envelope fit converges as 1/n and is not biased by the delay's size. It is
+/// robust to one-sided delays only; returns that did not wait for a vsync (a present that did not
+/// block) are never offered to it.
+///
+/// - **Stable** (the vsync is real): each quarter of the window has a return within
+///   ``stabilityTolerance`` of the line. An emulated vsync (a timer in the X server, as under Xvfb)
+///   throttles each present from the last one, so its phase wanders and some quarter of the window
+///   lies far above any line below the others.
+/// - **Phase-locked**: each quarter has a return within ``lockTolerance``: the line is then pinned
+///   within about that much everywhere in the window.
+/// - **Re-lock**: three returns in a row that the grid cannot explain (earlier than a vsync, or later
+///   than any delay seen) mean the display changed (another rate, another display, a hide and show):
+///   the window starts again from them.
+struct _VsyncGrid {
+    /// The most returns the window holds: 512 returns (8.5 s at 60 Hz, 3.1 s at 165 Hz). The error
+    /// of the fitted period falls as 1/window, so a long window is what makes the period exact.
+    static let capacity = 512
+    /// Returns needed before the grid is used: 8 (a median of seven intervals gives the period).
+    static let minimumSamples = 8
+    /// Returns needed before stability is judged: 96, so that each quarter has 24. A real vsync's
+    /// quarter then has a return within 0.5 ms of the line unless 24 delays in a row are all that
+    /// late (one chance in 16,000 with delays spread evenly up to 1.5 ms); an emulated one's phase
+    /// wanders by several milliseconds between quarters.
+    static let stabilityWindow = 96
+    /// Each quarter's lowest return within this of the line: the vsync is phase-stable (0.5 ms; an
+    /// emulated vsync wanders by milliseconds, a real one's low returns sit on the line).
+    static let stabilityTolerance: Int64 = 500_000
+    /// Each quarter's lowest return within this of the line: phase-locked (50 µs).
+    static let lockTolerance: Int64 = 50_000
+    /// A return this far before the predicted vsync cannot be on the grid (0.25 ms: far more than
+    /// the line's own error once stable).
+    static let earlyTolerance: Int64 = 250_000
+    /// Unexplained returns in a row that restart the window.
+    static let relockRun = 3
+
+    /// Times of the accepted returns (the source's nanoseconds), oldest first.
+    private var times: [Int64] = []
+    /// Their vsync numbers, counted from the window's first return.
+    private var numbers: [Int64] = []
+    /// Returns that did not fit, kept for a re-lock.
+    private var strays: [Int64] = []
+    /// The display's nominal period, used only until the window has its own.
+    private var nominalPeriod: Int64
+    /// The largest delay seen above the line in the window.
+    private var largestDelay: Int64 = 0
+    /// The highest of the window quarters' lowest delays: about how far above the true grid the
+    /// line may be.
+    private var lineUncertainty: Int64 = 0
+    /// Returns needed before the grid may be judged stable again after relocks marked it as keeping
+    /// no phase: a full window, so that a wandering phase cannot pass for a stable one by chance.
+    private var requiredForStability = Self.stabilityWindow
+    /// The fitted line: the time of vsync number 0 of the window, and the period (ns, fractional).
+    private(set) var origin: Double = 0
+    private(set) var period: Double
+    /// Whether the returns fit a grid at all (at least ``minimumSamples`` of them).
+    private(set) var hasGrid = false
+    /// Whether the grid is phase-stable (see the type's description); nil until judged.
+    private(set) var isStable: Bool?
+    /// Whether a grid was judged stable before the last relock: the display only changed (another
+    /// rate, a hide and show), so the new fit may be used before it is judged.
+    private var wasStable = false
+
+    /// Whether frames may follow the grid: judged stable, or refitted after a display that was
+    /// stable changed (used at once, so a re-lock takes about a dozen frames, not a judged window).
+    var isUsable: Bool {
+        hasGrid && (isStable == true || (isStable == nil && wasStable))
+    }
+    /// Whether each quarter of the window pins the line within ``lockTolerance``.
+    private(set) var isPhaseLocked = false
+    /// How many times the window started again after returns stopped fitting.
+    private(set) var relocks = 0
+    /// Relocks since the grid was last judged stable: a vsync that keeps breaking its own grid
+    /// before a window fills (an emulated one wandering fast) is not phase-stable either.
+    private var relocksWhileUnjudged = 0
+    /// Relocks in a row, without a stable judgement, that mark the returns as keeping no phase.
+    static let unstableRelocks = 3
+
+    // Scratch storage for the hull, allocated once.
+    private var hull: [Int] = []
+
+    init(nominalPeriod: Int64) {
+        self.nominalPeriod = nominalPeriod
+        period = Double(nominalPeriod)
+        times.reserveCapacity(Self.capacity)
+        numbers.reserveCapacity(Self.capacity)
+        strays.reserveCapacity(Self.relockRun)
+        hull.reserveCapacity(Self.capacity)
+    }
+
+    /// The number of returns in the window.
+    var sampleCount: Int { times.count }
+
+    /// Forgets every return (a hidden window, a mode change): the next returns lock afresh.
+    mutating func reset(nominalPeriod: Int64? = nil) {
+        if let nominalPeriod { self.nominalPeriod = nominalPeriod }
+        times.removeAll(keepingCapacity: true)
+        numbers.removeAll(keepingCapacity: true)
+        strays.removeAll(keepingCapacity: true)
+        hasGrid = false
+        isStable = nil
+        isPhaseLocked = false
+        published = nil
+        largestDelay = 0
+        lineUncertainty = 0
+        period = Double(self.nominalPeriod)
+    }
+
+    /// The line frames are timed by: the fitted line itself until it is phase-locked; from then on
+    /// it follows the fit at most ``slew`` per fit (jumping only when it is ``jump`` away), so that
+    /// a refit never makes one frame's `deltaTime` differ from a whole number of periods by more
+    /// than that. Anchored at a vsync number.
+    private var published: (number: Int64, time: Double, period: Double)?
+    /// The most the published line moves per fit: 0.5 µs.
+    static let slew = 500.0
+    /// A published line this far from the fit is moved at once: 0.25 ms.
+    static let jump = 250_000.0
+
+    /// The number of the last vsync at or before `time` (with a 1 µs allowance for rounding), on
+    /// the published line.
+    func number(atOrBefore time: Int64) -> Int64 {
+        guard let published else { return fittedNumber(atOrBefore: time) }
+        return published.number + Int64(((Double(time) - published.time + 1_000) / published.period).rounded(.down))
+    }
+
+    /// The time of vsync `number` on the published line, rounded to the nanosecond.
+    func time(ofNumber number: Int64) -> Int64 {
+        guard let published else { return fittedTime(ofNumber: number) }
+        return Int64((published.time + Double(number - published.number) * published.period).rounded())
+    }
+
+    private func fittedNumber(atOrBefore time: Int64) -> Int64 {
+        Int64(((Double(time) - origin + 1_000) / period).rounded(.down))
+    }
+
+    private func fittedTime(ofNumber number: Int64) -> Int64 {
+        Int64((origin + Double(number) * period).rounded())
+    }
+
+    /// Moves the published line toward the fit, at the newest return's vsync.
+    private mutating func publish() {
+        guard let newest = numbers.last else { return }
+        let fitted = origin + Double(newest) * period
+        guard let current = published, isPhaseLocked else {
+            // Until the line is pinned, frames follow the best fit as it is.
+            published = (newest, fitted, period)
+            return
+        }
+        let now = current.time + Double(newest - current.number) * current.period
+        let gap = fitted - now
+        let step = abs(gap) > Self.jump ? gap : min(max(gap, -Self.slew), Self.slew)
+        published = (newest, now + step, period)
+    }
+
+    /// Offers the time a blocking present returned. Returns whether it fits the grid (false while
+    /// the window is still filling, or for a return the grid cannot explain).
+    @discardableResult
+    mutating func add(returnTime time: Int64) -> Bool {
+        guard hasGrid else {
+            append(time, number: nil)
+            if times.count >= Self.minimumSamples { fitFromScratch() }
+            return hasGrid
+        }
+        // The line may sit above the true grid by up to the highest of the quarters' lows: a
+        // return that much early still fits.
+        let early = max(Self.earlyTolerance, lineUncertainty)
+        let number = fittedNumber(atOrBefore: time + early)
+        let delay = time - fittedTime(ofNumber: number)
+        let allowed = max(largestDelay * 2, Self.stabilityTolerance) + early
+        if delay < -early || delay > allowed || number <= (numbers.last ?? .min) {
+            strays.append(time)
+            if strays.count >= Self.relockRun { relock() }
+            return false
+        }
+        strays.removeAll(keepingCapacity: true)
+        append(time, number: number)
+        fit()
+        return true
+    }
+
+    // MARK: Fitting
+
+    private mutating func append(_ time: Int64, number: Int64?) {
+        if times.count == Self.capacity {
+            times.removeFirst()
+            numbers.removeFirst()
+        }
+        times.append(time)
+        numbers.append(number ?? 0)
+    }
+
+    /// Numbers the first returns from their own median interval (the nominal rate may be wrong: a
+    /// 59.94 Hz display reported as 59 Hz, an override), then fits.
+    private mutating func fitFromScratch() {
+        var intervals: [Int64] = []
+        intervals.reserveCapacity(times.count)
+        for index in 1..<times.count { intervals.append(times[index] - times[index - 1]) }
+        intervals.sort()
+        let median = intervals[intervals.count / 2]
+        guard median > 0 else { return }
+        numbers[0] = 0
+        for index in 1..<times.count {
+            let steps = max(1, Int64((Double(times[index] - times[index - 1]) / Double(median)).rounded()))
+            numbers[index] = numbers[index - 1] + steps
+        }
+        period = Double(median)
+        origin = Double(times[0])
+        hasGrid = true
+        fit()
+        // Returns that do not sit on one grid (the median interval was not one vsync): start over
+        // from the newest half.
+        if largestDelay > Int64(period / 2) {
+            hasGrid = false
+            let keep = times.count / 2
+            times.removeFirst(times.count - keep)
+            numbers.removeFirst(numbers.count - keep)
+        }
+    }
+
+    /// The lower-hull edge spanning the middle of the window, then stability and lock.
+    private mutating func fit() {
+        let count = times.count
+        guard count >= 2 else { return }
+        // Work relative to the first return, in Doubles (exact to well under a nanosecond here).
+        let baseTime = times[0]
+        let baseNumber = numbers[0]
+        func x(_ index: Int) -> Double { Double(numbers[index] - baseNumber) }
+        func y(_ index: Int) -> Double { Double(times[index] - baseTime) }
+        hull.removeAll(keepingCapacity: true)
+        for index in 0..<count {
+            while hull.count >= 2 {
+                let a = hull[hull.count - 2]
+                let b = hull[hull.count - 1]
+                // Keep b only if it lies strictly below the segment from a to the new point.
+                let cross = (x(b) - x(a)) * (y(index) - y(a)) - (y(b) - y(a)) * (x(index) - x(a))
+                if cross <= 0 { hull.removeLast() } else { break }
+            }
+            hull.append(index)
+        }
+        let middle = (x(0) + x(count - 1)) / 2
+        var edge = 0
+        while edge + 2 < hull.count && x(hull[edge + 1]) <= middle { edge += 1 }
+        let a = hull[edge]
+        let b = hull[min(edge + 1, hull.count - 1)]
+        if a != b {
+            period = (y(b) - y(a)) / (x(b) - x(a))
+        }
+        // The line through a with that slope; vsync number 0 of the window's numbering.
+        origin = Double(baseTime) + y(a) - x(a) * period - Double(baseNumber) * period
+        judge()
+        publish()
+    }
+
+    /// Largest delay, stability and lock, from each quarter's lowest return above the line.
+    private mutating func judge() {
+        let count = times.count
+        var largest: Int64 = 0
+        var worstQuarterLow: Int64 = 0
+        let quarter = max(1, count / 4)
+        var start = 0
+        while start < count {
+            let end = count - start < 2 * quarter ? count : start + quarter
+            var low = Int64.max
+            for index in start..<end {
+                let delay = times[index] - fittedTime(ofNumber: numbers[index])
+                largest = max(largest, delay)
+                low = min(low, delay)
+            }
+            worstQuarterLow = max(worstQuarterLow, low)
+            start = end
+        }
+        largestDelay = largest
+        lineUncertainty = worstQuarterLow
+        guard count >= requiredForStability else { return }
+        isStable = worstQuarterLow <= Self.stabilityTolerance
+        isPhaseLocked = worstQuarterLow <= Self.lockTolerance
+        if isStable == true {
+            relocksWhileUnjudged = 0
+            requiredForStability = Self.stabilityWindow
+        }
+    }
+
+    /// Starts the window again from the returns that did not fit.
+    private mutating func relock() {
+        let recent = strays
+        let wasStable = isStable == true
+        self.wasStable = wasStable
+        reset()
+        relocks += 1
+        relocksWhileUnjudged = wasStable ? 1 : relocksWhileUnjudged + 1
+        if relocksWhileUnjudged >= Self.unstableRelocks {
+            isStable = false
+            requiredForStability = Self.capacity
+        }
+        for time in recent { append(time, number: nil) }
+    }
+}

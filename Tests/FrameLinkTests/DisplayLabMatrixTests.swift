@@ -1,0 +1,191 @@
+import FrameLink
+import Testing
+
+/// The display lab's scenario matrix: PresentSource on simulated displays (59.94 to 165 Hz, jitter,
+/// swap chains of 2 and 3, overruns, hide and show, a move to another display, VRR, an emulated
+/// vsync, none), each checked against the lab's ground truth.
+@MainActor
+@Suite("Display lab: pacing on simulated displays, against the ground truth")
+struct DisplayLabMatrixTests {
+    nonisolated static let hz59_94 = try! FrameRate(numerator: 60_000, denominator: 1_001)
+    nonisolated static let hz75 = try! FrameRate(numerator: 75)
+    nonisolated static let hz144 = try! FrameRate(numerator: 144)
+    nonisolated static let hz165 = try! FrameRate(numerator: 165)
+    nonisolated static let hz48 = try! FrameRate(numerator: 48)
+    nonisolated static let jitter03 = try! PresentJitter.uniform(upTo: .microseconds(300))
+    nonisolated static let jitter15 = try! PresentJitter.uniform(upTo: .microseconds(1500))
+    nonisolated static let exponential03 = try! PresentJitter.exponential(mean: .microseconds(300))
+
+    nonisolated static let scenarios: [LabScenario] = [
+        LabScenario(name: "60 Hz, no jitter", refresh: .fixed(.hz60, phase: .microseconds(3_700)), lockedBy: 110),
+        LabScenario(
+            name: "60 Hz, jitter 0.3 ms", refresh: .fixed(.hz60, phase: .milliseconds(5)), jitter: jitter03,
+            lockedBy: 110),
+        LabScenario(
+            name: "60 Hz, jitter 1.5 ms", refresh: .fixed(.hz60, phase: .milliseconds(2)), jitter: jitter15,
+            frames: 1_500, lockedBy: 1_200),
+        LabScenario(
+            name: "59.94 Hz that SDL calls 59 Hz, jitter 0.3 ms",
+            refresh: .fixed(hz59_94, phase: .milliseconds(9)), jitter: jitter03,
+            nominal: try! FrameRate(numerator: 59), lockedBy: 110),
+        LabScenario(
+            name: "59.94 Hz, jitter 1.5 ms, 3 buffers", refresh: .fixed(hz59_94, phase: .milliseconds(1)), buffers: 3,
+            jitter: jitter15, declaredBuffers: 3, frames: 1_500),
+        LabScenario(
+            name: "75 Hz, jitter 0.3 ms", refresh: .fixed(hz75, phase: .milliseconds(7)), jitter: jitter03,
+            lockedBy: 110),
+        LabScenario(
+            name: "120 Hz, jitter 0.3 ms, 3 buffers", refresh: .fixed(.hz120, phase: .milliseconds(3)), buffers: 3,
+            jitter: jitter03, declaredBuffers: 3, work: .milliseconds(2), lockedBy: 110),
+        LabScenario(
+            name: "144 Hz, jitter 0.3 ms", refresh: .fixed(hz144, phase: .milliseconds(1)), jitter: jitter03,
+            frames: 900, lockedBy: 110),
+        LabScenario(
+            name: "144 Hz, jitter 1.5 ms", refresh: .fixed(hz144, phase: .milliseconds(4)), jitter: jitter15,
+            work: .milliseconds(2), frames: 900),
+        LabScenario(
+            name: "165 Hz, jitter 0.3 ms", refresh: .fixed(hz165, phase: .milliseconds(2)), jitter: jitter03,
+            frames: 900, lockedBy: 110),
+        LabScenario(
+            name: "165 Hz, jitter 1.5 ms, 3 buffers", refresh: .fixed(hz165, phase: .milliseconds(5)), buffers: 3,
+            jitter: jitter15, declaredBuffers: 3, work: .milliseconds(2), frames: 900),
+        LabScenario(
+            name: "60 Hz, overruns of one and two vsyncs", refresh: .fixed(.hz60, phase: .milliseconds(1)),
+            jitter: exponential03, overruns: [200: .milliseconds(20), 400: .milliseconds(40)]),
+        LabScenario(
+            name: "120 Hz, jitter 1.5 ms, overruns", refresh: .fixed(.hz120, phase: .milliseconds(6)),
+            jitter: jitter15, work: .milliseconds(2), frames: 900,
+            overruns: [300: .milliseconds(9), 500: .milliseconds(20), 700: .milliseconds(5)]),
+        LabScenario(
+            name: "144 Hz, 3 buffers, an overrun the queue absorbs and one it does not",
+            refresh: .fixed(hz144, phase: .milliseconds(1)), buffers: 3, jitter: jitter15, declaredBuffers: 3,
+            frames: 1_200, overruns: [300: .milliseconds(10), 600: .milliseconds(3)], mode: .deadline, modeBy: 320),
+        LabScenario(
+            name: "60 Hz, 3 buffers, presentation feedback, an overrun",
+            refresh: .fixed(.hz60, phase: .milliseconds(2)), buffers: 3, jitter: jitter15, feedback: true,
+            overruns: [300: .milliseconds(20), 450: .milliseconds(35)], lockedBy: 110),
+        LabScenario(
+            name: "144 Hz, presentation feedback, overruns", refresh: .fixed(hz144, phase: .milliseconds(3)),
+            jitter: jitter15, feedback: true, work: .milliseconds(2), frames: 900,
+            overruns: [300: .milliseconds(8), 600: .milliseconds(16)], lockedBy: 110),
+        LabScenario(
+            name: "60 Hz, hidden from frame 200 to 300", refresh: .fixed(.hz60, phase: .milliseconds(4)),
+            jitter: jitter03, hidden: 200...300, lockedBy: 110),
+        LabScenario(
+            name: "moved from 60 Hz to 144 Hz at frame 300", refresh: .fixed(.hz60, phase: .milliseconds(4)),
+            jitter: jitter03, frames: 900, move: (300, .fixed(hz144)), finalRate: hz144),
+        LabScenario(
+            name: "moved from 144 Hz to 59.94 Hz at frame 400", refresh: .fixed(hz144, phase: .milliseconds(2)),
+            jitter: jitter03, work: .milliseconds(2), frames: 900, move: (400, .fixed(hz59_94)), finalRate: hz59_94,
+            dropsCountedAtTheOldPeriod: 2),
+        LabScenario(
+            name: "60 Hz display with a 75 Hz override", refresh: .fixed(.hz60, phase: .milliseconds(2)),
+            jitter: jitter03, nominal: hz75, lockedBy: 110),
+        LabScenario(
+            name: "VRR 48–144 Hz, light frames", refresh: .variable(minimum: hz48, maximum: hz144),
+            jitter: jitter03, work: .milliseconds(2), lockedBy: 110, finalRate: hz144),
+        LabScenario(
+            name: "emulated 60 Hz vsync (Xvfb-like)", refresh: .emulated(.hz60),
+            jitter: try! PresentJitter.uniform(upTo: .milliseconds(3)), mode: .deadline, modeBy: 200),
+        LabScenario(name: "no vsync (dummy driver)", refresh: .none, mode: .deadline, modeBy: 20),
+    ]
+
+    @Test("the matrix has at least 20 scenarios")
+    func coverage() {
+        #expect(Self.scenarios.count >= 20)
+    }
+
+    @Test(
+        "each scenario: mode and when, drops equal to the truth, timestamps on the true vsync, rate",
+        arguments: scenarios)
+    func scenario(_ scenario: LabScenario) throws {
+        let run = try LabRun(scenario)
+        let frames = run.frames
+        let last = try #require(frames.last)
+
+        // The mode, and by which frame it held for good.
+        #expect(last.mode == scenario.mode, "\(run.loop.statistics.pacingDescription)")
+        let settled = run.firstFrame { $0.mode == scenario.mode }
+        let changeFrame = scenario.move?.frame ?? scenario.hidden?.upperBound ?? 0
+        #expect(
+            settled.map { $0 <= max(scenario.modeBy, changeFrame + scenario.modeBy) } == true,
+            "settled at \(settled.map(String.init) ?? "never")")
+        if scenario.mode == .deadline, case .emulated = scenario.refresh {
+            #expect(!frames.contains { $0.mode == .vsync }, "an emulated vsync is never taken for a real one")
+        }
+
+        // Drops: the loop's count is the display's truth, exactly (start-up included).
+        if case .emulated = scenario.refresh {
+        } else {
+            #expect(run.loop.statistics.droppedFrames == run.lab.missedRefreshes + scenario.dropsCountedAtTheOldPeriod)
+        }
+
+        // Never faster than the display: any 60 intervals after the start-up probe take at least 60
+        // periods less a quarter.
+        if let rate = Self.rate(of: scenario.refresh) {
+            let stamps = frames.map(\.timestamp.nanoseconds)
+            let changes = [scenario.move?.frame, scenario.hidden?.lowerBound].compactMap { $0 }
+            // An emulated vsync's own ticks wander: only the deadline pacing that follows is checked.
+            var first = 4
+            if case .emulated = scenario.refresh { first = Int(settled ?? 0) }
+            for start in first..<max(first, stamps.count - 60)
+            where !changes.contains(where: { (Int64(start)...Int64(start + 61)).contains($0) }) {
+                let moved = scenario.move.map { Int64(start) > $0.frame } ?? false
+                let period = (moved ? scenario.move.flatMap { Self.rate(of: $0.refresh) } ?? rate : rate)
+                    .periodNanoseconds
+                #expect(
+                    stamps[start + 60] - stamps[start] >= 60 * period - period / 4,
+                    "faster than the display at frame \(start)")
+                if stamps[start + 60] - stamps[start] < 60 * period - period / 4 { break }
+            }
+        }
+
+        guard scenario.mode == .vsync, let trueRate = scenario.finalRate ?? Self.rate(of: scenario.refresh) else {
+            return
+        }
+        // The measured rate: within 0.01 Hz of the truth within 2 seconds (of the start or the move).
+        let start = scenario.move.flatMap { move in frames.first { $0.index == move.frame }?.timestamp } ?? .zero
+        if let atTwoSeconds = frames.first(where: { $0.timestamp >= start + .seconds(2) }) {
+            let measured = try #require(atTwoSeconds.measured)
+            #expect(abs(measured.framesPerSecond - trueRate.framesPerSecond) <= 0.01, "measured \(measured)")
+        }
+        let final = try #require(last.measured)
+        #expect(abs(final.framesPerSecond - trueRate.framesPerSecond) <= 0.01, "measured \(final)")
+
+        // Once the grid is used after the last change: timestamps within 0.25 ms of the true vsync,
+        // within 50 µs once phase-locked, and every deltaTime a whole number of periods.
+        let from = (scenario.move?.frame).map { $0 + 120 } ?? (scenario.hidden?.upperBound).map { $0 + 20 } ?? 0
+        let vsyncFrames = frames.filter { $0.index >= from && $0.mode == .vsync }
+        for frame in vsyncFrames {
+            let error = run.vsyncError(frame)
+            let bound: Int64 = frame.isPhaseLocked ? 50_000 : 250_000
+            #expect(error <= bound, "frame \(frame.index): \(error) ns off the vsync")
+            if error > bound { break }
+        }
+        for (frame, previous) in zip(vsyncFrames.dropFirst(), vsyncFrames)
+        where frame.index == previous.index + 1 && frame.isPhaseLocked && previous.isPhaseLocked {
+            let delta = frame.deltaTime.wholeNanoseconds
+            let period = frame.duration.wholeNanoseconds
+            let whole = (delta + period / 2) / period
+            #expect(
+                whole >= 1 && abs(delta - whole * period) <= 2_000,
+                "frame \(frame.index): deltaTime \(delta) ns, period \(period)")
+            if whole < 1 || abs(delta - whole * period) > 2_000 { break }
+        }
+        if let lockedBy = scenario.lockedBy {
+            let locked = run.firstFrame(from: from) { $0.isPhaseLocked }
+            #expect(
+                locked.map { $0 <= max(lockedBy, from + lockedBy) } == true,
+                "phase-locked at \(locked.map(String.init) ?? "never")")
+        }
+    }
+
+    nonisolated static func rate(of refresh: DisplayLab.Refresh) -> FrameRate? {
+        switch refresh {
+        case .fixed(let rate, _): rate
+        case .variable(_, let maximum): maximum
+        case .emulated(let rate): rate
+        case .none: nil
+        }
+    }
+}

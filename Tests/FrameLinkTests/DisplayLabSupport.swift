@@ -1,0 +1,120 @@
+import FrameLink
+
+/// One scenario of the display lab: a display, a frame's work, and what happens during the run.
+struct LabScenario: CustomStringConvertible, Sendable {
+    var name: String
+    var refresh: DisplayLab.Refresh
+    var buffers = 2
+    var jitter = PresentJitter.none
+    var seed: UInt64 = 7
+    var feedback = false
+    /// The swap chain's buffers as the game tells the source (as it would after configuring them).
+    var declaredBuffers: Int?
+    /// What the source is told the display's rate is (the display's own unless set).
+    var nominal: FrameRate?
+    /// The work of every frame.
+    var work: Duration = .milliseconds(3)
+    var frames = 600
+    /// Extra work at given frames (loop frame indices).
+    var overruns: [Int64: Duration] = [:]
+    /// Frames at which the window is hidden, and shown again.
+    var hidden: ClosedRange<Int64>?
+    /// A move to another display at a frame.
+    var move: (frame: Int64, refresh: DisplayLab.Refresh)?
+
+    /// The mode the run must end in, and the frame by which it must have settled in it.
+    var mode: PresentSource.Mode = .vsync
+    var modeBy: Int64 = 110
+    /// The frame by which the grid must be phase-locked (timestamps within 50 µs), if it must.
+    var lockedBy: Int64?
+    /// The display's true rate at the end of the run (for the measured rate).
+    var finalRate: FrameRate?
+    /// Drops the loop counts beyond the truth: after a move to a slower display, the returns before
+    /// the relock are counted at the old, shorter period (each shown frame was on time on the new
+    /// display).
+    var dropsCountedAtTheOldPeriod = 0
+
+    var description: String { name }
+}
+
+/// What a scenario's run produced: the loop's view of every frame, and the lab's ground truth.
+@MainActor
+struct LabRun {
+    struct Frame {
+        var index: Int64
+        var timestamp: FrameInstant
+        var target: FrameInstant
+        var deltaTime: Duration
+        var duration: Duration
+        var mode: PresentSource.Mode
+        var isPhaseLocked: Bool
+        var measured: FrameRate?
+        var droppedSoFar: Int
+    }
+
+    let lab: DisplayLab
+    let source: PresentSource
+    let loop: FrameLoop
+    var frames: [Frame] = []
+
+    init(_ scenario: LabScenario) throws {
+        lab = try DisplayLab(
+            refresh: scenario.refresh, buffers: scenario.buffers, jitter: scenario.jitter, seed: scenario.seed,
+            feedback: scenario.feedback)
+        source = lab.makeSource(nominalRate: scenario.nominal)
+        if let declared = scenario.declaredBuffers { source.swapChainBuffers = declared }
+        loop = FrameLoop(source: source)
+        let recorder = Recorder<Frame>()
+        let (lab, source, loop) = (lab, source, loop)
+        let link = DisplayLink { link in
+            recorder.append(
+                Frame(
+                    index: link.frameIndex, timestamp: link.timestamp, target: link.targetTimestamp,
+                    deltaTime: link.deltaTime, duration: link.duration, mode: source.mode,
+                    isPhaseLocked: source.isPhaseLocked, measured: source.measuredRefreshRate,
+                    droppedSoFar: loop.statistics.droppedFrames))
+            if let hidden = scenario.hidden {
+                if link.frameIndex == hidden.lowerBound { lab.isHidden = true }
+                if link.frameIndex == hidden.upperBound { lab.isHidden = false }
+            }
+            if let move = scenario.move, link.frameIndex == move.frame {
+                try? lab.changeRefresh(to: move.refresh)
+            }
+            lab.work(for: scenario.work + (scenario.overruns[link.frameIndex] ?? .zero))
+        }
+        link.add(to: loop, forMode: .common)
+        loop.run(frames: scenario.frames)
+        link.invalidate()
+        frames = recorder.values
+    }
+
+    /// The first frame from which `condition` holds for every later frame.
+    func firstFrame(from which: Int64 = 1, holdingFromThenOn condition: (Frame) -> Bool) -> Int64? {
+        var first: Int64?
+        for frame in frames where frame.index >= which {
+            if condition(frame) {
+                if first == nil { first = frame.index }
+            } else {
+                first = nil
+            }
+        }
+        return first
+    }
+
+    /// The distance from a frame's timestamp to the nearest true refresh, in nanoseconds.
+    func vsyncError(_ frame: Frame) -> Int64 {
+        let times = lab.refreshTimes
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] <= frame.timestamp { low = middle + 1 } else { high = middle }
+        }
+        let before = low > 0 ? times[low - 1] : nil
+        let after = low < times.count ? times[low] : nil
+        var best = Int64.max
+        if let before { best = min(best, (frame.timestamp - before).wholeNanoseconds) }
+        if let after { best = min(best, (after - frame.timestamp).wholeNanoseconds) }
+        return best
+    }
+}
