@@ -507,9 +507,11 @@ public final class PresentSource: FrameSource {
         guard presentDurations.count >= 8 else { return }
         let period = displayRefreshRate.periodNanoseconds
         let median = presentDurations.median
-        let emulated =
+        // Built only when it is said (no string is made on an ordinary frame).
+        func emulated() -> String {
             "present blocks for \(Milliseconds(median)) ms, but its returns keep no phase: an emulated "
-            + "vsync (as under Xvfb), paced by deadline"
+                + "vsync (as under Xvfb), paced by deadline"
+        }
         switch mode {
         case .deadline:
             if median * 4 >= period && grid.isStable == true {
@@ -519,7 +521,7 @@ public final class PresentSource: FrameSource {
                     because:
                         "present blocks for \(Milliseconds(median)) ms (median of 16 frames); vsync grid at \(rate)")
             } else if median * 4 >= period && grid.isStable == false {
-                if reason != emulated { reason = emulated }
+                if !reason.hasSuffix("paced by deadline") { reason = emulated() }
             } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity {
                 reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
             }
@@ -530,7 +532,7 @@ public final class PresentSource: FrameSource {
                 switchMode(
                     to: .deadline, because: "present returned in \(Milliseconds(median)) ms, vsync not honoured")
             } else if grid.isStable == false {
-                switchMode(to: .deadline, because: emulated)
+                switchMode(to: .deadline, because: emulated())
             }
         }
     }
