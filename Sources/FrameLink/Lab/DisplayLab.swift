@@ -62,7 +62,7 @@ public final class DisplayLab: PacingClock {
     /// Every frame presented so far, with its ground truth.
     public private(set) var frames: [LabFrame] = []
 
-    /// The time of every refresh of the display so far.
+    /// The time of every refresh of the display so far (kept for the whole run, as ``frames`` is).
     public private(set) var refreshTimes: [FrameInstant] = []
 
     /// The refreshes that showed an old frame again, summed over every frame shown (see

@@ -168,11 +168,6 @@ public final class PresentSource: FrameSource {
     /// to a display with another rate, a hide and show that moved the phase).
     public var vsyncRelocks: Int { grid.relocks }
 
-    /// The period of the fitted vsync grid, once returns fit one.
-    public var vsyncPeriod: Duration? {
-        grid.hasGrid ? .nanoseconds(Int64(grid.period.rounded())) : nil
-    }
-
     /// Creates a source that calls `present` at every frame boundary.
     ///
     /// - Parameters:

@@ -47,7 +47,7 @@ struct _VsyncGrid {
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
     /// The display's nominal period, used only until the window has its own.
-    private var nominalPeriod: Int64
+    private let nominalPeriod: Int64
     /// The largest delay seen above the line in the window.
     private var largestDelay: Int64 = 0
     /// The highest of the window quarters' lowest delays: about how far above the true grid the
@@ -94,12 +94,8 @@ struct _VsyncGrid {
         hull.reserveCapacity(Self.capacity)
     }
 
-    /// The number of returns in the window.
-    var sampleCount: Int { times.count }
-
     /// Forgets every return (a hidden window, a mode change): the next returns lock afresh.
-    mutating func reset(nominalPeriod: Int64? = nil) {
-        if let nominalPeriod { self.nominalPeriod = nominalPeriod }
+    mutating func reset() {
         times.removeAll(keepingCapacity: true)
         numbers.removeAll(keepingCapacity: true)
         strays.removeAll(keepingCapacity: true)
