@@ -12,6 +12,7 @@ DEMO_FRAMES ?= 600
 LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Examples/MinimalGame/Package.swift \
   Examples/MinimalGame/Sources Fuzz/Package.swift Fuzz/Sources
 FUZZ_SECONDS ?= 600
+PACE_FRAMES ?= 6000
 
 .PHONY: help deps build lint test example fuzz bench pace docs api-check leaks demo clean
 
@@ -20,7 +21,7 @@ help:
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
 	@echo "make fuzz   fuzz frame-log reading and replay for 10 minutes (FUZZ_SECONDS=N to change)"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
-	@echo "make pace   deadline pacing precision and CPU against ../shared/probes/vs.c"
+	@echo "make pace   deadline pacing, quiet and under CPU load, against ../shared/probes/vs.c (PACE_FRAMES=N)"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
 	@echo "make api-check  public API compared with the last tagged version (breaking changes fail)"
 	@echo "make leaks  AnimDemo and the XCTest suites under valgrind (LEAKS_ASAN=1 adds Swift Testing under LSan)"
@@ -113,14 +114,17 @@ api-check: deps
 leaks: deps
 	scripts/leaks.sh --out $(OUT) $(if $(LEAKS_ASAN),--asan)
 
-# Pacing precision: FrameLink's DeadlineSource and the C probes (hybrid, sdldelay) in one run.
+# Pacing precision: FrameLink's DeadlineSource (real-time scheduling on and off) and the C probes
+# (hybrid, sdldelay), interleaved, quiet and under one and two busy-loop processes; misses counted
+# per 10,000 frames (about 25 minutes with the default 6,000 frames per pacer and load).
 PROBES := $(firstword $(wildcard ../shared/probes) $(wildcard shared/probes))
 pace: deps
 	@mkdir -p $(OUT)
 	@test -n "$(PROBES)" || { echo "error: ../shared/probes not found (vs.c is the yardstick)" >&2; exit 1; }
-	gcc -O2 $(PROBES)/vs.c -o $(OUT)/vs $$(pkg-config --cflags --libs sdl2) -lm
+	gcc -O2 -include scripts/vs-intervals.h $(PROBES)/vs.c -o $(OUT)/vs $$(pkg-config --cflags --libs sdl2) -lm
 	$(SWIFT) build -c release --product FramePace
-	$$($(SWIFT) build -c release --show-bin-path)/FramePace --frames 600 --rounds 9 --probe $(OUT)/vs
+	$$($(SWIFT) build -c release --show-bin-path)/FramePace --frames $(PACE_FRAMES) --probe $(OUT)/vs \
+	  --intervals $(OUT)/pace-intervals.txt 2>&1 | tee $(OUT)/pace.txt
 
 # The demo: a window when there is a display; without one, under Xvfb; without Xvfb, headless.
 demo: deps

@@ -22,8 +22,9 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        // Platform hooks in C (libdispatch's main-queue hooks as weak symbols, ppoll), so that the
-        // Swift code reaches them through an ordinary import; every function has a fallback answer.
+        // Platform hooks in C (libdispatch's main-queue hooks as weak symbols, ppoll, real-time
+        // scheduling for frame waits, timer slack), so that the Swift code reaches them through an
+        // ordinary import; every function has a fallback answer.
         .target(name: "CFrameLinkShims"),
         .systemLibrary(
             name: "CSDL2",
@@ -39,8 +40,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "FramePace", dependencies: ["FrameLink"]),
-        .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink"]),
+        .executableTarget(
+            name: "FramePace",
+            dependencies: ["FrameLink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink", "CFrameLinkShims"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
         .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
     ],

@@ -2,6 +2,9 @@
 #include "CFrameLinkShims.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,5 +71,95 @@ void CFrameLinkShims_signal(int descriptor) {
     (void)write(descriptor, &one, sizeof one);
 #else
     (void)descriptor;
+#endif
+}
+
+#if defined(__linux__)
+// The policy and priority the thread had before it was raised; per thread, as the policy is.
+static __thread int savedPolicy = -1;
+static __thread struct sched_param savedParameters;
+#endif
+
+int CFrameLinkShims_enterRealTime(int priority, int *granted) {
+#if defined(__linux__)
+    int current = sched_getscheduler(0);
+    if (current < 0) {
+        return errno;
+    }
+    current &= ~SCHED_RESET_ON_FORK;
+    if (current == SCHED_FIFO || current == SCHED_RR) {
+        struct sched_param parameters;
+        *granted = sched_getparam(0, &parameters) == 0 ? parameters.sched_priority : 0;
+        return 1;
+    }
+    struct sched_param previous;
+    if (sched_getparam(0, &previous) != 0) {
+        return errno;
+    }
+    struct sched_param wanted = {.sched_priority = priority};
+    if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &wanted) != 0) {
+        int refusal = errno;
+        // Without CAP_SYS_NICE a thread may still take a priority up to its RLIMIT_RTPRIO.
+        struct rlimit limit;
+        if (refusal != EPERM || getrlimit(RLIMIT_RTPRIO, &limit) != 0 || limit.rlim_cur == 0 ||
+            limit.rlim_cur >= (rlim_t)priority) {
+            return refusal;
+        }
+        wanted.sched_priority = (int)limit.rlim_cur;
+        if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &wanted) != 0) {
+            return errno;
+        }
+    }
+    savedPolicy = current;
+    savedParameters = previous;
+    *granted = wanted.sched_priority;
+    return 0;
+#else
+    (void)priority;
+    (void)granted;
+    return ENOSYS;
+#endif
+}
+
+int CFrameLinkShims_leaveRealTime(void) {
+#if defined(__linux__)
+    if (savedPolicy < 0) {
+        return EINVAL;
+    }
+    // The reset-on-fork flag stays: an unprivileged thread may set it but not clear it.
+    if (sched_setscheduler(0, savedPolicy | SCHED_RESET_ON_FORK, &savedParameters) != 0) {
+        return errno;
+    }
+    savedPolicy = -1;
+    return 0;
+#else
+    return ENOSYS;
+#endif
+}
+
+int CFrameLinkShims_currentPolicy(void) {
+#if defined(__linux__)
+    int policy = sched_getscheduler(0);
+    return policy < 0 ? -1 : (policy & ~SCHED_RESET_ON_FORK);
+#else
+    return -1;
+#endif
+}
+
+bool CFrameLinkShims_isRealTimePolicy(int policy) {
+#if defined(__linux__)
+    return policy == SCHED_FIFO || policy == SCHED_RR;
+#else
+    (void)policy;
+    return false;
+#endif
+}
+
+int CFrameLinkShims_setTimerSlack(uint64_t nanoseconds) {
+#if defined(__linux__)
+    return prctl(PR_SET_TIMERSLACK, (unsigned long)nanoseconds, 0, 0, 0) == 0 ? 0 : errno;
+#else
+    (void)nanoseconds;
+    return ENOSYS;
 #endif
 }

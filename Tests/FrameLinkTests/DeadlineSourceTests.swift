@@ -60,17 +60,16 @@ final class OversleepingClock: PacingClock {
 }
 
 @MainActor
-@Suite("DeadlineSource: periodic interference")
+@Suite("DeadlineSource: the grid, late frames and the adaptive spin")
 struct DeadlineSourceTests {
     static let period: Int64 = 16_666_667
 
-    /// Paces `frames` frames at 60 Hz on `clock`, spinning `spin`; returns the frame timestamps
-    /// and the source.
+    /// Paces `frames` frames at 60 Hz on `clock`, spinning `spin` (or adapting it); returns the
+    /// frame timestamps and the source.
     func timestamps(
-        on clock: any PacingClock, spin: Duration = .microseconds(300), frames: Int, avoiding: Bool = true
+        on clock: any PacingClock, spin: Duration? = .microseconds(300), frames: Int
     ) -> (stamps: [Int64], source: DeadlineSource) {
         let source = DeadlineSource(refreshRate: .hz60, spin: spin, clock: clock)
-        source.avoidsPeriodicInterference = avoiding
         let loop = FrameLoop(source: source)
         var stamps: [Int64] = []
         let link = DisplayLink { link in stamps.append(link.timestamp.nanoseconds) }
@@ -80,106 +79,79 @@ struct DeadlineSourceTests {
         return (stamps, source)
     }
 
-    /// Paces `frames` frames at 60 Hz on `clock`; returns how many intervals missed the period by
-    /// more than 20 µs (after the first 30 frames, which the detection may need) and the source.
-    func pace(on clock: InterferingClock, frames: Int, avoiding: Bool) -> (late: Int, source: DeadlineSource) {
-        let (stamps, source) = timestamps(on: clock, frames: frames, avoiding: avoiding)
-        let intervals = zip(stamps.dropFirst(30), stamps.dropFirst(29)).map { $0 - $1 }
-        return (intervals.count { abs($0 - Self.period) > 20_000 }, source)
-    }
+    /// The grid point of frame `index` (the source's grid starts at its creation, time 0 here).
+    func gridPoint(_ index: Int64) -> Int64 { FrameRate.hz60.offsetNanoseconds(ofFrame: index) }
 
-    @Test("a 10 Hz burst on every sixth deadline: the grid moves once, and frames are on time after")
-    func periodicInterferenceIsAvoided() {
-        // Bursts of 60 µs every 100 ms, starting 10 µs before the deadlines of frames 6, 12, 18, …
+    @Test("an interruption across a deadline makes that frame late, and the grid keeps its phase")
+    func aLateFrameLeavesTheGridAlone() {
+        // A burst from 290 µs before to 50 µs after the deadline of frame 7, every 100 ms thereafter
+        // (frames 13, 19, …): each of those frames is 50 µs late, every other one exactly on time.
         let clock = InterferingClock(
-            every: 100_000_000, first: 100_000_000 - 10_000, length: 60_000, until: 20_000_000_000)
-        let (late, source) = pace(on: clock, frames: 300, avoiding: true)
-        #expect(source.interferenceShifts == 1)
-        #expect(late == 0, "after the grid moved, no interval misses the period")
-        #expect(source.pacingDescription.contains("grid moved 1× away from interruptions"))
-
-        let control = InterferingClock(
-            every: 100_000_000, first: 100_000_000 - 10_000, length: 60_000, until: 20_000_000_000)
-        let (lateWithout, sourceWithout) = pace(on: control, frames: 300, avoiding: false)
-        #expect(sourceWithout.interferenceShifts == 0)
-        #expect(lateWithout > 60, "the control: every sixth frame is 50 µs late (two intervals each)")
-    }
-
-    @Test("near misses at scattered offsets do not move the grid")
-    func scatteredNearMissesAreLeftAlone() {
-        // Bursts of 20 µs that end 10 µs before the deadlines of frames 7, 20, 27, 41, 44, 70, each
-        // starting at another offset (30, 36, 42, … µs before the deadline): no frame is late.
-        let frames: [Int64] = [7, 20, 27, 41, 44, 70]
-        let bursts = frames.enumerated().map { turn, frame in
-            Int64((Double(frame) * 1e9 / 60).rounded()) - 30_000 - Int64(turn) * 6_000
+            every: 100_000_000, first: gridPoint(7) - 290_000, length: 340_000, until: 3_000_000_000)
+        let (stamps, source) = timestamps(on: clock, frames: 120)
+        #expect(stamps.count == 120)
+        for (offset, stamp) in stamps.enumerated() {
+            let index = Int64(offset + 1)
+            let late: Int64 = index >= 7 && (index - 7) % 6 == 0 ? 50_000 : 0
+            #expect(stamp == gridPoint(index) + late, "frame \(index)")
         }
-        let clock = InterferingClock(bursts: bursts, length: 20_000)
-        let (late, source) = pace(on: clock, frames: 120, avoiding: true)
-        #expect(source.interferenceShifts == 0)
-        #expect(late == 0)
+        #expect(!source.pacingDescription.contains("moved"))
     }
 
-    @Test("interruptions that make frames late move the grid at most once every 120 frames")
-    func movesAreRateLimited() {
-        // Bursts from 290 µs before to 20 µs after the deadlines of frames 7, 20, 27, 41, 44, 70,
-        // 150 and 300: each makes its frame late, wherever in the spin the grid has moved its
-        // deadline. The grid moves at frames 7, 150 and 300; the others come too soon after one.
-        let frames: [Int64] = [7, 20, 27, 41, 44, 70, 150, 300]
-        let bursts = frames.map { Int64((Double($0) * 1e9 / 60).rounded()) - 290_000 }
-        let clock = InterferingClock(bursts: bursts, length: 310_000)
-        let (stamps, source) = timestamps(on: clock, frames: 400)
-        #expect(source.interferenceShifts == 3)
-        // Each late frame spoils two intervals; a move spoils no more. A move is earlier and within
-        // the 300 µs spin, so no interval is off by more than that plus how late its frame was
-        // (at most 120 µs here: the bursts end 20 µs after the first grid's deadlines).
-        let errors = zip(stamps.dropFirst(), stamps).map { abs($0 - $1 - Self.period) }
-        #expect(errors.count { $0 > 1 } == 2 * frames.count)
-        #expect(errors.allSatisfy { $0 <= 420_001 })
+    @Test("a stall inside the wait makes the frame late by the stall; the next frame is on the grid")
+    func aStallInsideTheWait() {
+        // A 6 ms burst from 1 ms before the deadline of frame 10: the wait ends 5 ms late.
+        let clock = InterferingClock(bursts: [gridPoint(10) - 1_000_000], length: 6_000_000)
+        let (stamps, _) = timestamps(on: clock, frames: 20)
+        #expect(stamps[8] == gridPoint(9))
+        #expect(stamps[9] == gridPoint(10) + 5_000_000)
+        #expect(stamps[10] == gridPoint(11))
     }
 
-    @Test("a 1 kHz interruption: the grid moves between its bursts, not onto the next one")
-    func theGridMovesToTheClearestPoint() {
-        // Bursts of 30 µs every millisecond, from 10 µs before each whole millisecond: the deadline
-        // of every third frame (50 ms, 100 ms, …) falls inside one. Moving 1 ms would land on the
-        // next burst; the source moves its deadlines to the middle of the clear part of the spin.
-        let clock = InterferingClock(every: 1_000_000, first: 990_000, length: 30_000, until: 20_000_000_000)
-        let (stamps, source) = timestamps(on: clock, frames: 600)
-        #expect(source.interferenceShifts == 1)
-        let errors = zip(stamps.dropFirst(), stamps).map { abs($0 - $1 - Self.period) }
-        // Frame 3 is 20 µs late; the interval after it is 160 µs short (the move) less those 20 µs.
-        #expect(errors.count { $0 > 1 } == 2)
-        #expect(abs(errors[1] - 20_000) <= 1 && abs(errors[2] - 180_000) <= 1)
-    }
-
-    @Test("an interruption that recurs just before every sixth deadline moves the grid before a frame is late")
-    func recurringNearMissesMoveTheGrid() {
-        // Bursts 25 µs before the deadlines of frames 6, 12, 18, …; every third lasts 40 µs and so
-        // makes its frame 15 µs late, the others end 10 µs before the deadline.
-        func clock() -> InterferingClock {
-            InterferingClock(
-                every: 100_000_000, first: 100_000_000 - 25_000, lengths: [15_000, 15_000, 40_000],
-                until: 20_000_000_000)
+    @Test(
+        "work that ends more than a quarter period after the next deadline: that frame is dropped",
+        arguments: [(4_000_000, 10), (5_000_000, 11)] as [(Int64, Int64)])
+    func lateWorkSkipsToTheNextGridPoint(overrun: Int64, nextFrame: Int64) {
+        // Frame 9's work ends `overrun` after frame 10's deadline: 4 ms is under a quarter period
+        // (4.17 ms), so frame 10 comes at once, late; 5 ms is over it, so the next frame is frame
+        // 11's grid point, and 10 is dropped.
+        let clock = VirtualClock()
+        let source = DeadlineSource(refreshRate: .hz60, spin: .microseconds(300), clock: clock)
+        let loop = FrameLoop(source: source)
+        var stamps: [Int64] = []
+        let link = DisplayLink { link in
+            stamps.append(link.timestamp.nanoseconds)
+            if stamps.count == 9 {
+                clock.sleep(untilNanoseconds: FrameRate.hz60.offsetNanoseconds(ofFrame: 10) + overrun)
+            }
         }
-        let (stamps, source) = timestamps(on: clock(), frames: 300)
-        #expect(source.interferenceShifts == 1)
-        let errors = zip(stamps.dropFirst(), stamps).map { abs($0 - $1 - Self.period) }
-        // The only interval off the period is the move itself, from frame 12 (the second near
-        // miss) to frame 13. (Stamps start at frame 1, so that interval is errors[11].) It is
-        // 170 µs short: the middle of the 300 µs the spin watched, between its start and the burst.
-        #expect(errors.count { $0 > 1 } == 1)
-        #expect(errors.firstIndex { $0 > 1 } == 11)
-        #expect(abs(stamps[12] - stamps[11] - (Self.period - 170_000)) <= 1, "the grid moved 170 µs earlier")
-
-        let (stampsWithout, sourceWithout) = timestamps(on: clock(), frames: 300, avoiding: false)
-        #expect(sourceWithout.interferenceShifts == 0)
-        let errorsWithout = zip(stampsWithout.dropFirst(), stampsWithout).map { abs($0 - $1 - Self.period) }
-        #expect(errorsWithout.count { $0 > 1 } == 32, "the control: frames 18, 36, … are late, two intervals each")
+        link.add(to: loop, forMode: .common)
+        loop.run(frames: 12)
+        link.invalidate()
+        #expect(stamps[8] == gridPoint(9))
+        let late = nextFrame == 10 ? overrun : 0
+        #expect(stamps[9] == gridPoint(nextFrame) + late)
+        #expect(stamps[10] == gridPoint(nextFrame + 1))
     }
 
-    @Test("a source that never spins is late on every frame, and does not move its grid for that")
+    @Test(
+        "the adaptive spin covers three times the 98th percentile of oversleeps plus 0.1 ms, within its bounds",
+        arguments: [
+            // A quiet machine: 10 µs oversleeps want 0.13 ms; the floor is 0.2 ms.
+            (10_000, 200_000),
+            // 150 µs oversleeps: 3 × 150 + 100 = 550 µs, under the budget (150 + 16,666,667 / 28).
+            (150_000, 550_000),
+            // 1 ms oversleeps want 3.1 ms; the CPU budget allows the median plus 1/28 of the period.
+            (1_000_000, 1_000_000 + 16_666_667 / 28),
+        ] as [(Int64, Int64)])
+    func adaptiveSpin(oversleep: Int64, spin: Int64) {
+        let (_, source) = timestamps(on: OversleepingClock(oversleep: oversleep), spin: nil, frames: 40)
+        #expect(source.currentSpin == .nanoseconds(spin))
+    }
+
+    @Test("a source that never spins is late on every frame by its wake-up latency, on a steady grid")
     func aSourceWithoutSpinLeavesItsGridAlone() {
-        let (stamps, source) = timestamps(on: OversleepingClock(oversleep: 150_000), spin: .zero, frames: 400)
-        #expect(source.interferenceShifts == 0)
+        let (stamps, _) = timestamps(on: OversleepingClock(oversleep: 150_000), spin: .zero, frames: 400)
         // Every frame is 150 µs late, so every interval after the first is exactly one period.
         let intervals = zip(stamps.dropFirst(2), stamps.dropFirst()).map { $0 - $1 }
         #expect(intervals.count == 398)

@@ -105,21 +105,6 @@ struct PresentSourceTests {
         }
     }
 
-    @Test("in deadline mode the report says how often the grid moved away from interruptions")
-    func reportsGridMoves() throws {
-        // A 30 µs interruption every 100 µs: some deadlines fall inside one, wherever the grid is.
-        let clock = InterferingClock(every: 100_000, first: 50_000, length: 30_000, until: 10_000_000_000)
-        let source = PresentSource(pacing: .deadline, clock: clock) {}
-        let loop = FrameLoop(source: source)
-        DisplayLink { _ in }.add(to: loop, forMode: .common)
-        loop.run(frames: 300)
-        #expect(source.mode == .deadline)
-        #expect(source.deadline.interferenceShifts > 0)
-        #expect(
-            loop.statistics.pacingDescription.hasSuffix(
-                "; grid moved \(source.deadline.interferenceShifts)× away from interruptions at its deadlines"))
-    }
-
     @Test("forced modes are kept whatever present does")
     func forcedModes() throws {
         let display = SimulatedDisplay(rate: .hz60)

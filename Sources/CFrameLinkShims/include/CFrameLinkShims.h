@@ -1,10 +1,13 @@
-// CFrameLinkShims: the platform hooks FrameLink's main-queue wait needs, declared in C so that Swift
+// CFrameLinkShims: the platform hooks FrameLink's waits need (the main queue, scheduling), declared in C so that Swift
 // reaches them through an ordinary import (no dlsym, no casts of function pointers in Swift).
 //
 // libdispatch's main-queue hooks are the private entry points CoreFoundation's run loop uses to
 // wait on and drain the main queue. They are declared as weak symbols: where a toolchain does not
 // export them, the functions below report that (a negative handle, a false return) and FrameLink
 // serves the main queue through the run loop instead.
+//
+// The scheduling calls (real-time priority for a frame's wait, timer slack) answer with the error
+// of a refusal; FrameLink then waits at normal priority and says so in its pacing description.
 #ifndef CFRAMELINKSHIMS_H
 #define CFRAMELINKSHIMS_H
 
@@ -32,6 +35,31 @@ int CFrameLinkShims_waitReadable(int descriptor, int64_t timeoutNanoseconds);
 /// Signals `descriptor` (adds 1 to the eventfd's counter), so that whoever waits on it next sees
 /// work pending: used when the check of the hooks consumed a signal it could not act on.
 void CFrameLinkShims_signal(int descriptor);
+
+/// Raises the calling thread to `SCHED_FIFO` at `priority` (with `SCHED_RESET_ON_FORK`, so that a
+/// child process never inherits it), for the wait before a frame. A process without the privilege
+/// to set that priority but with a real-time limit (`ulimit -r`, `RLIMIT_RTPRIO`) gets the limit.
+/// Returns 0 when raised, with the priority granted in `*granted`; 1 when the thread already runs
+/// under a real-time policy (left alone: a thread started under `chrt` keeps its own), with its
+/// priority in `*granted`; otherwise the `errno` of the refusal (`EPERM` without the privilege),
+/// or `ENOSYS` where there is no such call.
+int CFrameLinkShims_enterRealTime(int priority, int *granted);
+
+/// Returns the calling thread to the policy it had before `CFrameLinkShims_enterRealTime` raised
+/// it (call it only after that returned 0). Returns 0, or the `errno` of a failure.
+int CFrameLinkShims_leaveRealTime(void);
+
+/// The calling thread's scheduling policy (`SCHED_OTHER`, `SCHED_FIFO`, …, without the
+/// reset-on-fork flag), or -1 where it cannot be read.
+int CFrameLinkShims_currentPolicy(void);
+
+/// Whether `policy` (as returned by `CFrameLinkShims_currentPolicy`) is a real-time policy.
+bool CFrameLinkShims_isRealTimePolicy(int policy);
+
+/// Sets the calling thread's timer slack (how late the kernel may end its sleeps, to batch
+/// wake-ups; 50 µs by default) to `nanoseconds`. Returns 0, or the `errno` of a refusal
+/// (`ENOSYS` where there is no such control).
+int CFrameLinkShims_setTimerSlack(uint64_t nanoseconds);
 
 #ifdef __cplusplus
 }

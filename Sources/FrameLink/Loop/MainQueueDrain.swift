@@ -108,9 +108,11 @@ package enum MainQueueDrain {
         return path
     }
 
-    /// Runs what the main queue holds through the hook.
+    /// Runs what the main queue holds through the hook, at the thread's own priority (a frame
+    /// wait may have raised it to real time).
     private static func runMainQueue() {
-        if !simulatesInertHook { _ = CFrameLinkShims_drainMainQueue() }
+        if simulatesInertHook { return }
+        _RealTimeWait.atNormalPriority { _ = CFrameLinkShims_drainMainQueue() }
     }
 
     /// Runs the main queue's pending work without waiting. A full pass of the main run loop is
@@ -200,7 +202,10 @@ package enum MainQueueDrain {
         while true {
             let remaining = deadline - MonotonicClock.nanoseconds()
             if remaining <= 0 { return }
-            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: Double(remaining) / 1e9))
+            // The run loop runs what it serves as it waits: all of it at the thread's own priority.
+            _RealTimeWait.atNormalPriority {
+                _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: Double(remaining) / 1e9))
+            }
         }
     }
 

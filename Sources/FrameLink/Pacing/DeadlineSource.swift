@@ -10,6 +10,10 @@ import Foundation
 /// grid keeps its phase; after a longer stall the next frame is the next grid point in the future,
 /// and the frames in between are dropped, not replayed.
 ///
+/// On the real clock, the wait and the spin run at real-time priority where the system grants it,
+/// and only they do (see ``WaitScheduling``): under CPU load that, not the spin, is what keeps
+/// frames on time.
+///
 /// An optional `present` function runs at the start of each wait (a renderer's present that does not
 /// block on vsync, for example).
 @MainActor
@@ -31,8 +35,40 @@ public final class DeadlineSource: FrameSource {
     /// The spin in use now, in nanoseconds (the fixed ``spin``, or the adapted one).
     public var currentSpin: Duration { .nanoseconds(spin?.wholeNanoseconds ?? adaptiveSpin) }
 
-    private var adaptiveSpin: Int64 = 500_000
-    private var oversleeps = _Ring(capacity: 128)
+    /// The adaptive spin and where its constants come from. None is fitted to one machine: each
+    /// follows from what a spin is for (covering the sleep's wake-up latency) and what it may
+    /// cost (a share of a core).
+    enum AdaptiveSpin {
+        /// The spin before anything is measured: 0.5 ms, the middle of the range that Linux's
+        /// high-resolution timers wake up in on a loaded desktop (tens of microseconds quiet, up to
+        /// a millisecond busy); it is replaced after the first ``adaptEvery`` frames.
+        static let initial: Int64 = 500_000
+        /// Oversleeps remembered: 128 frames, about 2 s at 60 Hz, long enough for the percentile
+        /// below to mean something and short enough to follow a change of load.
+        static let window = 128
+        /// The spin is recomputed every 16 frames (and not before 16 oversleeps are known): often
+        /// enough to follow the load, rarely enough that its cost (a sort of the window) is small.
+        static let adaptEvery = 16
+        /// The percentile of recent oversleeps the spin covers: the 98th, so that one or two
+        /// extreme wake-ups in the window (which no affordable spin covers) do not set it.
+        static let coveredPercentile = 98
+        /// How many times that percentile the spin is: 3, for the tail beyond it (wake-up latency
+        /// has a long tail: the worst of 128 is typically 2–3× the 98th percentile).
+        static let margin: Int64 = 3
+        /// Added to the spin: 0.1 ms, for the time between the wake-up and the first clock read
+        /// (a context switch back into the process, cache misses) that the oversleep does not see.
+        static let headroom: Int64 = 100_000
+        /// The shortest spin: 0.2 ms, twice the headroom, so that a quiet machine still absorbs a
+        /// wake-up a little later than usual.
+        static let minimum: Int64 = 200_000
+        /// The CPU budget: the spin is at most the median oversleep (which the spin does not pay
+        /// for: the thread is asleep) plus 1/28 of the period, so spinning costs at most 1/28
+        /// (3.6 %) of a core at any rate.
+        static let budgetDivisor: Int64 = 28
+    }
+
+    private var adaptiveSpin = AdaptiveSpin.initial
+    private var oversleeps = _Ring(capacity: AdaptiveSpin.window)
     private var framesSinceAdapt = 0
 
     /// Longest single sleep while idle, so that input checks and main-queue work are serviced
@@ -51,15 +87,30 @@ public final class DeadlineSource: FrameSource {
 
     /// The mode and rate, with ``reason``: `"deadline 60 Hz (sleep, then spin the last 1.0 ms)"`.
     public var pacingDescription: String {
-        var base =
+        let base =
             "deadline \(refreshRate) (sleep, then spin the last \(Milliseconds(currentSpin.wholeNanoseconds)) ms)"
-        if interferenceShifts > 0 {
-            base += "; grid moved \(interferenceShifts)× away from interruptions at its deadlines"
-        }
         var text = reason.map { "\(base): \($0)" } ?? base
+        if let schedulingNote { text += "; \(schedulingNote)" }
         if isRealTime, let note = MainQueueDrain.note { text += "; \(note)" }
         return text
     }
+
+    /// Whether each wait on the real clock runs at real-time priority (true by default; see
+    /// ``WaitScheduling``). Turn it off to leave the thread's scheduling alone; ``waitScheduling``
+    /// says what the system granted.
+    public var usesRealTimeScheduling = true
+
+    /// How the waits are scheduled: what was asked for and granted (``WaitScheduling/undecided``
+    /// until the first wait on the real clock; ``WaitScheduling/off`` on a virtual clock).
+    public var waitScheduling: WaitScheduling { isRealTime ? realTimeWait.scheduling : .off }
+
+    /// The scheduling phrase for pacing descriptions, once a wait on the real clock has run.
+    var schedulingNote: String? {
+        guard let timerSlack = realTimeWait.timerSlackDescription else { return nil }
+        return "\(realTimeWait.scheduling), \(timerSlack)"
+    }
+
+    private var realTimeWait = _RealTimeWait()
 
     /// The clock the source reads and sleeps on.
     public let clock: any PacingClock
@@ -119,6 +170,9 @@ public final class DeadlineSource: FrameSource {
         lastFrameIndex = index
         let deadline = origin + refreshRate.offsetNanoseconds(ofFrame: index) + epoch
         let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
+        // The wait and the spin run at real-time priority where granted, and only they do.
+        let raised = isRealTime && realTimeWait.begin(wanted: usesRealTimeScheduling)
+        defer { if raised { realTimeWait.end() } }
         // Main-actor work runs during the wait, as it arrives. Waiting on the main queue's own
         // descriptor is as precise as a plain sleep; the run-loop fallback is not, so it stops 2 ms
         // short (its wake-up can be a millisecond late on a busy machine) and a plain sleep follows.
@@ -135,110 +189,11 @@ public final class DeadlineSource: FrameSource {
             }
             if spin == nil { adapt(oversleep: clock.nanoseconds() - wake) }
         }
-        // Spin, watching for interruptions: a jump between two clock reads means the thread was
-        // held (an interrupt, the kernel's tick, the host taking the CPU). They are logged by
-        // their offsets from the deadline. A virtual clock is stepped 1 µs at a time, so that a
-        // simulated interruption shows too.
+        // Spin to the deadline. A virtual clock jumps there: spinning on it would never end.
+        if !isRealTime { clock.sleep(untilNanoseconds: deadline) }
         var reached = clock.nanoseconds()
-        var previous = reached
-        while reached < deadline {
-            if !isRealTime { clock.sleep(untilNanoseconds: min(deadline, reached + 1_000)) }
-            reached = clock.nanoseconds()
-            if reached - previous > Self.interruptionThreshold {
-                interruptions.append(frame: index, start: previous - deadline, end: reached - deadline)
-            }
-            previous = reached
-        }
-        // Without a spin every frame is late by its wake-up latency: that is not interference.
-        if spinNanoseconds > 0 {
-            noteLateness(reached - deadline, frame: index, spin: spinNanoseconds)
-            noteInterruption(frame: index, spin: spinNanoseconds)
-        }
+        while reached < deadline { reached = clock.nanoseconds() }
         return FrameInstant(nanoseconds: reached - epoch)
-    }
-
-    /// Whether the grid moves away from periodic interference (true by default).
-    ///
-    /// Some machines run something at a fixed rate that preempts the pacer just as a deadline falls
-    /// due: the kernel's scheduler tick (250 Hz on many kernels), a kernel thread, a monitoring
-    /// agent, or, on a virtual machine, the host taking the virtual CPU away (which no thread
-    /// priority prevents). Such an activity keeps its phase on the monotonic clock, so against a
-    /// 60 Hz grid it recurs on every third or sixth deadline at the same offset, for as long as
-    /// both run. The spin watches for interruptions (jumps of more than 3 µs between two reads of
-    /// the clock) and logs where they fall relative to each deadline. The source moves its grid
-    /// so that the activity falls inside the frame's work instead of on its deadline: earlier, to
-    /// the point of the spin's window that the interruptions of the last 60 frames kept clearest
-    /// of (the window is the only stretch before a deadline the source has watched), or 1 ms
-    /// later (an eighth of a period above 125 Hz) when the spin is under 0.1 ms. It moves when
-    ///
-    /// - an interruption holds the spin across the deadline, so the frame is late. A recurring
-    ///   activity would make this deadline late again every few frames; a chance one will not,
-    ///   but moving costs nothing more then: the interval after a late frame is off the period
-    ///   anyway, and the move only changes by how much;
-    /// - the spin is interrupted twice within 60 frames at the same offset from the deadline
-    ///   (within 3 µs), each time ending less than 30 µs before it. This catches a recurring
-    ///   activity from its near misses, before a frame is late; the chance interruptions of a busy
-    ///   machine come at scattered offsets; or
-    /// - three late frames in a row come at the same spacing (at most 30 frames apart): sleeps
-    ///   that end late at a fixed rhythm.
-    ///
-    /// It moves at most once every 120 frames; each move makes one interval shorter by at most the
-    /// spin. Only deadline pacing can do this: a display's vsync has a fixed phase. A source whose
-    /// ``spin`` is zero never moves its grid: every one of its frames is late by the sleep's
-    /// wake-up latency, which no phase avoids, and it has no spin in which to see interruptions.
-    public var avoidsPeriodicInterference = true
-
-    /// How many times the grid has moved away from interruptions at its deadlines (see
-    /// ``avoidsPeriodicInterference``).
-    public private(set) var interferenceShifts = 0
-
-    /// Frame indices of the last three frames that reached their deadline more than 5 µs late.
-    private var lateFrames: (Int64, Int64, Int64) = (0, 0, 0)
-    private var lastShiftFrame: Int64 = -1_000
-
-    /// A jump between two clock reads in the spin longer than this is an interruption (3 µs; a
-    /// read takes about 25 ns).
-    static let interruptionThreshold: Int64 = 3_000
-
-    /// The interruptions the last spins saw, by their offsets from their deadlines.
-    private var interruptions = _InterruptionLog()
-
-    /// Notes how late the spin ended; moves the grid when late frames recur at a fixed spacing.
-    private func noteLateness(_ lateness: Int64, frame index: Int64, spin: Int64) {
-        guard avoidsPeriodicInterference, lateness > 5_000 else { return }
-        lateFrames = (lateFrames.1, lateFrames.2, index)
-        let spacing = lateFrames.2 - lateFrames.1
-        guard lateFrames.0 > 0, lateFrames.1 - lateFrames.0 == spacing, spacing <= 30 else { return }
-        moveGrid(at: index, spin: spin)
-    }
-
-    /// Looks at the last interruption of this frame's spin, if it had one; moves the grid when it
-    /// made the frame late, or when it ended close to the deadline at the offset of an earlier near
-    /// miss.
-    private func noteInterruption(frame index: Int64, spin: Int64) {
-        guard avoidsPeriodicInterference, let last = interruptions.last, last.frame == index,
-            last.end > -_InterruptionLog.nearMissMargin
-        else { return }
-        let madeFrameLate = last.end > 5_000
-        if madeFrameLate || interruptions.hasNearMiss(startingAt: last.start, within: 3_000, in: (index - 60)..<index) {
-            moveGrid(at: index, spin: spin)
-        }
-    }
-
-    /// Moves the grid, unless it moved in the last 120 frames: earlier, to the point of the spin's
-    /// window that the interruptions of the last 60 frames kept clearest of; or, if the spin is
-    /// too short to choose in, 1 ms (an eighth of a period above 125 Hz) later.
-    private func moveGrid(at index: Int64, spin: Int64) {
-        guard index - lastShiftFrame >= 120 else { return }
-        if let earlier = interruptions.clearestOffset(window: spin, frames: (index - 60)...index) {
-            origin -= earlier
-        } else {
-            origin += min(1_000_000, refreshRate.periodNanoseconds / 8)
-        }
-        lastShiftFrame = index
-        lateFrames = (0, 0, 0)
-        interruptions.removeAll()
-        interferenceShifts += 1
     }
 
     /// Presents what the last frame drew (if a present function is set), then sleeps in slices of
@@ -279,29 +234,22 @@ public final class DeadlineSource: FrameSource {
     private func adapt(oversleep: Int64) {
         oversleeps.append(max(0, oversleep))
         framesSinceAdapt += 1
-        guard framesSinceAdapt >= 16, oversleeps.count >= 16 else { return }
+        guard framesSinceAdapt >= AdaptiveSpin.adaptEvery, oversleeps.count >= AdaptiveSpin.adaptEvery else { return }
         framesSinceAdapt = 0
-        let wanted = oversleeps.percentile(98) * 3 + 100_000
-        let budget = oversleeps.percentile(50) + refreshRate.periodNanoseconds / 28
-        adaptiveSpin = max(200_000, min(wanted, budget))
+        let wanted =
+            oversleeps.percentile(AdaptiveSpin.coveredPercentile) * AdaptiveSpin.margin + AdaptiveSpin.headroom
+        let budget = oversleeps.percentile(50) + refreshRate.periodNanoseconds / AdaptiveSpin.budgetDivisor
+        adaptiveSpin = max(AdaptiveSpin.minimum, min(wanted, budget))
     }
 
     private func restartGrid() {
         origin = clock.nanoseconds() - epoch
         lastFrameIndex = 0
-        forgetLateFrames()
-    }
-
-    private func forgetLateFrames() {
-        lateFrames = (0, 0, 0)
-        interruptions.removeAll()
-        lastShiftFrame = -1_000
     }
 
     /// Restarts the grid so that its next point is one period after `instant` (the source's time).
     func lockGrid(to instant: FrameInstant) {
         origin = instant.nanoseconds
         lastFrameIndex = 0
-        forgetLateFrames()
     }
 }

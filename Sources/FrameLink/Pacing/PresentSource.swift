@@ -227,9 +227,7 @@ public final class PresentSource: FrameSource {
             text = "vsync (\(rate)\(lock)\(feedback)): \(reason)"
         case .deadline:
             text = "deadline \(deadline.refreshRate): \(reason)"
-            if deadline.interferenceShifts > 0 {
-                text += "; grid moved \(deadline.interferenceShifts)× away from interruptions at its deadlines"
-            }
+            if let schedulingNote = deadline.schedulingNote { text += "; \(schedulingNote)" }
         case .unpaced:
             text = "unpaced: \(reason)"
         }

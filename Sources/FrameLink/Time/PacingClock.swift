@@ -11,8 +11,8 @@ public protocol PacingClock: AnyObject {
     /// Whether the clock is the real passage of time, so that sleeping on it takes that long.
     ///
     /// A real clock is paced as the system clock is: ``DeadlineSource`` serves the main queue while
-    /// it sleeps and spins on the clock without sleeping. A virtual clock (false) is stepped through
-    /// the spin 1 µs at a time, so that a simulated interruption shows, and the main queue is left
+    /// it sleeps, spins on the clock without sleeping, and asks for real-time scheduling for the
+    /// wait. A virtual clock (false) sleeps straight to the deadline, and the main queue is left
     /// alone: a wait on virtual time takes no real time.
     var sleepsInRealTime: Bool { get }
 }

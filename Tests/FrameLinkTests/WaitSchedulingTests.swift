@@ -1,0 +1,135 @@
+import CFrameLinkShims
+import Dispatch
+import XCTest
+
+@testable import FrameLink
+
+/// A deadline source on the real clock raises its thread to real-time priority for each wait, and
+/// only for the wait; where that is refused it waits at normal priority and says so.
+///
+/// XCTest, not Swift Testing: the waits serve the main queue only on the process main thread.
+final class WaitSchedulingTests: XCTestCase {
+    /// What a run saw: the policy during each frame's work, and during main-queue work served in
+    /// the waits.
+    @MainActor
+    final class Policies {
+        var duringFrames: [Int32] = []
+        var duringMainQueueWork: [Int32] = []
+    }
+
+    /// Runs `frames` frames at 200 Hz on the real clock; each frame queues a main-queue block from
+    /// another thread 1 ms into the next wait.
+    @MainActor
+    static func run(_ source: DeadlineSource, frames: Int = 6) -> Policies {
+        let loop = FrameLoop(source: source)
+        let policies = Policies()
+        let link = DisplayLink { _ in
+            policies.duringFrames.append(CFrameLinkShims_currentPolicy())
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) {
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { policies.duringMainQueueWork.append(CFrameLinkShims_currentPolicy()) }
+                }
+            }
+        }
+        link.add(to: loop, forMode: .common)
+        loop.run(frames: frames)
+        link.invalidate()
+        return policies
+    }
+
+    func testOnlyTheWaitRunsAtRealTimePriority() throws {
+        try MainActor.assumeIsolated {
+            try MainQueueTests.onBothPaths { path in try Self.checkOnlyTheWaitRunsAtRealTimePriority(path: path) }
+        }
+    }
+
+    @MainActor
+    static func checkOnlyTheWaitRunsAtRealTimePriority(path: String) throws {
+        do {
+            let before = CFrameLinkShims_currentPolicy()
+            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            let policies = Self.run(source)
+            switch source.waitScheduling {
+            case .realTime(let priority):
+                XCTAssertEqual(priority, Int(_RealTimeWait.priority))
+                XCTAssertTrue(
+                    source.pacingDescription.contains("waits at real-time priority 10 (SCHED_FIFO), timer slack 1 ns"),
+                    source.pacingDescription)
+            case .refused(let reason):
+                throw XCTSkip("this machine refuses real-time scheduling (\(reason)); the fallback test covers it")
+            case let other:
+                return XCTFail("a first wait on the real clock asks for real-time scheduling; got \(other)")
+            }
+            XCTAssertFalse(policies.duringFrames.isEmpty)
+            XCTAssertFalse(
+                policies.duringFrames.contains { CFrameLinkShims_isRealTimePolicy($0) },
+                "a frame's work runs at the thread's own priority: \(policies.duringFrames)")
+            XCTAssertFalse(policies.duringMainQueueWork.isEmpty, "main-queue work ran during the waits (\(path))")
+            XCTAssertFalse(
+                policies.duringMainQueueWork.contains { CFrameLinkShims_isRealTimePolicy($0) },
+                "main-queue work served during a wait runs at the thread's own priority (\(path)):"
+                    + " \(policies.duringMainQueueWork)")
+            XCTAssertEqual(CFrameLinkShims_currentPolicy(), before, "the thread ends the run with its own policy")
+        }
+    }
+
+    func testARefusalFallsBackToNormalPriorityAndSaysSo() throws {
+        try MainActor.assumeIsolated {
+            _RealTimeWait.simulatesRefusal = true
+            defer { _RealTimeWait.simulatesRefusal = false }
+            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            let loop = FrameLoop(source: source)
+            let policies = Self.run(source)
+            XCTAssertEqual(source.waitScheduling, .refused(reason: "refusal simulated"))
+            XCTAssertEqual(policies.duringFrames.count, 6, "the frames are paced all the same")
+            XCTAssertFalse(policies.duringFrames.contains { CFrameLinkShims_isRealTimePolicy($0) })
+            let description = source.pacingDescription
+            XCTAssertTrue(
+                description.contains(
+                    "real-time scheduling refused (refusal simulated): waits at normal priority, timer slack 1 ns"),
+                description)
+            XCTAssertEqual(
+                description.components(separatedBy: "refused").count - 1, 1, "said once: \(description)")
+            _ = loop
+        }
+    }
+
+    func testTurnedOffTheThreadIsLeftAlone() throws {
+        try MainActor.assumeIsolated {
+            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            source.usesRealTimeScheduling = false
+            let policies = Self.run(source)
+            XCTAssertEqual(source.waitScheduling, .off)
+            XCTAssertFalse(policies.duringFrames.contains { CFrameLinkShims_isRealTimePolicy($0) })
+            XCTAssertTrue(source.pacingDescription.contains("real-time scheduling off"), source.pacingDescription)
+        }
+    }
+
+    func testAThreadAlreadyAtRealTimePriorityKeepsIt() throws {
+        try MainActor.assumeIsolated {
+            // As if the game were started under `chrt -f 5`.
+            var granted: Int32 = 0
+            guard CFrameLinkShims_enterRealTime(5, &granted) == 0 else {
+                throw XCTSkip("this machine refuses real-time scheduling: nothing to inherit")
+            }
+            defer { XCTAssertEqual(CFrameLinkShims_leaveRealTime(), 0) }
+            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            let policies = Self.run(source, frames: 3)
+            XCTAssertEqual(source.waitScheduling, .inherited(priority: 5))
+            XCTAssertTrue(
+                policies.duringFrames.allSatisfy { CFrameLinkShims_isRealTimePolicy($0) },
+                "the source leaves the thread's own real-time policy alone")
+            XCTAssertTrue(CFrameLinkShims_isRealTimePolicy(CFrameLinkShims_currentPolicy()))
+        }
+    }
+
+    func testAVirtualClockNeverAsks() {
+        MainActor.assumeIsolated {
+            let source = DeadlineSource(refreshRate: .hz60, clock: VirtualClock())
+            let loop = FrameLoop(source: source)
+            loop.run(frames: 5)
+            XCTAssertEqual(source.waitScheduling, .off)
+            XCTAssertFalse(source.pacingDescription.contains("real-time"), source.pacingDescription)
+        }
+    }
+}
