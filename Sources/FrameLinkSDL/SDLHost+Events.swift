@@ -15,15 +15,32 @@ extension SDLHost {
     }
 
     /// Handles one event as ``pumpEvents()`` does: applies it to the loop's mode, passes it to
-    /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`.
+    /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`; when the window has moved to another
+    /// display, takes that display's refresh rate (see ``refreshRate``).
     ///
     /// Useful for feeding events that a game polls itself, and in tests.
     public func handle(_ event: SDL_Event) {
+        if event.type == SDL_WINDOWEVENT.rawValue,
+            event.window.event == UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue), let window
+        {
+            displayChanged(reportedRate: Self.reportedRefreshRate(of: window))
+        }
         trackDrag(event)
         eventHandler?(event)
         if event.type == SDL_QUIT.rawValue, stopsOnQuit {
             loop.stop()
         }
+    }
+
+    /// Takes the refresh rate of the display the window is now on: the pacing follows it (unless
+    /// the initializer was given a rate), and the pacing note says it.
+    func displayChanged(reportedRate: Int?) {
+        guard reportedRate != displayRefreshRate else { return }
+        displayRefreshRate = reportedRate
+        let displayRate = reportedRate.flatMap { try? FrameRate(numerator: Int64($0)) }
+        refreshRate = refreshRateOverride ?? displayRate ?? .hz60
+        source.displayRefreshRate = refreshRate
+        source.note = Self.pacingReason(override: refreshRateOverride, reported: reportedRate, vsync: vsyncNote)
     }
 
     /// Switches the loop to `.tracking` while the left mouse button is dragged, and back to the

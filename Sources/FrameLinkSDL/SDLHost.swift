@@ -100,12 +100,21 @@ public final class SDLHost {
     public let source: PresentSource
 
     /// The refresh rate SDL reports for the window's display in hertz, or `nil` when it reports
-    /// none (0, as under Xvfb and the dummy driver) or cannot be asked.
-    public let displayRefreshRate: Int?
+    /// none (0, as under Xvfb and the dummy driver) or cannot be asked. Updated when the window
+    /// moves to another display (`SDL_WINDOWEVENT_DISPLAY_CHANGED`).
+    public internal(set) var displayRefreshRate: Int?
 
     /// The rate the loop paces to: the override given to the initializer, else the display's
-    /// refresh rate, else 60 Hz.
-    public let refreshRate: FrameRate
+    /// refresh rate, else 60 Hz. Frames never come faster than this rate (see
+    /// `PresentSource.displayRefreshRate`); without an override it follows the window to another
+    /// display.
+    public internal(set) var refreshRate: FrameRate
+
+    /// The rate given to the initializer, if any.
+    let refreshRateOverride: FrameRate?
+
+    /// What the setup said about vsync, for the pacing note.
+    let vsyncNote: String
 
     /// The SDL render driver in use, such as `"opengl"` or `"software"`; for an OpenGL host,
     /// `"OpenGL"` followed by the context's `GL_RENDERER` string.
@@ -262,6 +271,8 @@ public final class SDLHost {
         swapInterval = setup.swapInterval
         rendererDescription = setup.description
 
+        refreshRateOverride = override
+        vsyncNote = setup.vsyncNote
         let reported = Self.reportedRefreshRate(of: setup.window)
         displayRefreshRate = reported
         let displayRate = reported.flatMap { try? FrameRate(numerator: Int64($0)) }

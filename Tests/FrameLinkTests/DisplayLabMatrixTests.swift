@@ -9,6 +9,7 @@ import Testing
 struct DisplayLabMatrixTests {
     nonisolated static let hz59_94 = try! FrameRate(numerator: 60_000, denominator: 1_001)
     nonisolated static let hz75 = try! FrameRate(numerator: 75)
+    nonisolated static let hz62_5 = try! FrameRate(numerator: 125, denominator: 2)
     nonisolated static let hz144 = try! FrameRate(numerator: 144)
     nonisolated static let hz165 = try! FrameRate(numerator: 165)
     nonisolated static let hz48 = try! FrameRate(numerator: 48)
@@ -76,8 +77,7 @@ struct DisplayLabMatrixTests {
             jitter: jitter03, frames: 900, move: (300, .fixed(hz144)), finalRate: hz144),
         LabScenario(
             name: "moved from 144 Hz to 59.94 Hz at frame 400", refresh: .fixed(hz144, phase: .milliseconds(2)),
-            jitter: jitter03, work: .milliseconds(2), frames: 900, move: (400, .fixed(hz59_94)), finalRate: hz59_94,
-            dropsCountedAtTheOldPeriod: 2),
+            jitter: jitter03, work: .milliseconds(2), frames: 900, move: (400, .fixed(hz59_94)), finalRate: hz59_94),
         LabScenario(
             name: "60 Hz display with a 75 Hz override", refresh: .fixed(.hz60, phase: .milliseconds(2)),
             jitter: jitter03, nominal: hz75, lockedBy: 110),
@@ -87,6 +87,13 @@ struct DisplayLabMatrixTests {
         LabScenario(
             name: "emulated 60 Hz vsync (Xvfb-like)", refresh: .emulated(.hz60),
             jitter: try! PresentJitter.uniform(upTo: .milliseconds(3)), mode: .deadline, modeBy: 200),
+        LabScenario(
+            name: "Xvfb as measured: an emulated 62.5 Hz throttle, a display that reports no rate (60 assumed)",
+            refresh: .emulated(hz62_5), jitter: try! PresentJitter.uniform(upTo: .milliseconds(1)),
+            nominal: .hz60, mode: .deadline, modeBy: 12, neverFasterThanNominal: true),
+        LabScenario(
+            name: "a 75 Hz display paced at a 60 Hz cap", refresh: .fixed(hz75, phase: .milliseconds(3)),
+            jitter: jitter03, nominal: .hz60, mode: .deadline, modeBy: 12, neverFasterThanNominal: true),
         LabScenario(name: "no vsync (dummy driver)", refresh: .none, mode: .deadline, modeBy: 20),
     ]
 
@@ -115,9 +122,12 @@ struct DisplayLabMatrixTests {
         }
 
         // Drops: the loop's count is the display's truth, exactly (start-up included).
-        if case .emulated = scenario.refresh {
+        if scenario.neverFasterThanNominal {
+            // Paced at the nominal rate, below the display's: every frame is on that grid.
+            #expect(run.loop.statistics.droppedFrames == 0)
+        } else if case .emulated = scenario.refresh {
         } else {
-            #expect(run.loop.statistics.droppedFrames == run.lab.missedRefreshes + scenario.dropsCountedAtTheOldPeriod)
+            #expect(run.loop.statistics.droppedFrames == run.lab.missedRefreshes)
         }
 
         // Never faster than the display: any 60 intervals after the start-up probe take at least 60
@@ -137,6 +147,22 @@ struct DisplayLabMatrixTests {
                     stamps[start + 60] - stamps[start] >= 60 * period - period / 4,
                     "faster than the display at frame \(start)")
                 if stamps[start + 60] - stamps[start] < 60 * period - period / 4 { break }
+            }
+        }
+
+        if scenario.neverFasterThanNominal, let nominal = scenario.nominal {
+            // The vsync is seen to be faster than the display's rate by the 12th frame (the first fit
+            // needs 8 returns after the start-up probe; until then frames follow the throttle).
+            let seen = run.firstFrame { $0.fasterThanDisplay }
+            #expect(seen.map { $0 <= scenario.modeBy } == true, "seen at \(seen.map(String.init) ?? "never")")
+            // From then on, no 60 intervals take less than 60 of its periods less a quarter (a frame
+            // whose present blocked past its deadline is late, and the next one is back on the grid).
+            let stamps = frames.map(\.timestamp.nanoseconds)
+            let period = nominal.periodNanoseconds
+            for start in Int(seen ?? 0)..<max(0, stamps.count - 60)
+            where stamps[start + 60] - stamps[start] < 60 * period - period / 4 {
+                Issue.record("faster than \(nominal) from frame \(start + 1)")
+                break
             }
         }
 

@@ -29,10 +29,9 @@ struct LabScenario: CustomStringConvertible, Sendable {
     var lockedBy: Int64?
     /// The display's true rate at the end of the run (for the measured rate).
     var finalRate: FrameRate?
-    /// Drops the loop counts beyond the truth: after a move to a slower display, the returns before
-    /// the relock are counted at the old, shorter period (each shown frame was on time on the new
-    /// display).
-    var dropsCountedAtTheOldPeriod = 0
+    /// Whether no interval after the start-up probe may be shorter than the nominal rate's period
+    /// (a vsync faster than the display reports is not taken, not even while measuring).
+    var neverFasterThanNominal = false
 
     var description: String { name }
 }
@@ -50,6 +49,8 @@ struct LabRun {
         var isPhaseLocked: Bool
         var measured: FrameRate?
         var droppedSoFar: Int
+        /// Whether the source has said the vsync is faster than the display's rate.
+        var fasterThanDisplay: Bool
     }
 
     let lab: DisplayLab
@@ -72,13 +73,16 @@ struct LabRun {
                     index: link.frameIndex, timestamp: link.timestamp, target: link.targetTimestamp,
                     deltaTime: link.deltaTime, duration: link.duration, mode: source.mode,
                     isPhaseLocked: source.isPhaseLocked, measured: source.measuredRefreshRate,
-                    droppedSoFar: loop.statistics.droppedFrames))
+                    droppedSoFar: loop.statistics.droppedFrames,
+                    fasterThanDisplay: source.reason.hasPrefix("present blocks, but at")))
             if let hidden = scenario.hidden {
                 if link.frameIndex == hidden.lowerBound { lab.isHidden = true }
                 if link.frameIndex == hidden.upperBound { lab.isHidden = false }
             }
             if let move = scenario.move, link.frameIndex == move.frame {
                 try? lab.changeRefresh(to: move.refresh)
+                // The host learns of the move (SDL's display-changed event) and says so.
+                if let rate = DisplayLabMatrixTests.rate(of: move.refresh) { source.displayRefreshRate = rate }
             }
             lab.work(for: scenario.work + (scenario.overruns[link.frameIndex] ?? .zero))
         }

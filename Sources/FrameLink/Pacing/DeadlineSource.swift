@@ -24,10 +24,19 @@ public final class DeadlineSource: FrameSource {
     }
 
     /// How long before a deadline the source stops sleeping and starts spinning, or `nil` (the
-    /// default) to adapt it to the wake-up latency measured on this machine: three times the 98th
-    /// percentile of the last 128 oversleeps plus 0.1 ms, at least 0.2 ms, and at most the median
-    /// oversleep plus 1/28 of the period, so that spinning costs at most about 3.6 % of a core
-    /// (a spin of at most 0.73 ms at 60 Hz on a machine that oversleeps by 0.14 ms).
+    /// default) to adapt it to the wake-up latency measured on this machine.
+    ///
+    /// The adapted spin is three times the 98th percentile of the last 128 oversleeps plus 0.1 ms,
+    /// at least 0.2 ms, and at most the median oversleep plus 1/28 of the period, recomputed every
+    /// 16 frames (0.5 ms until then). Where the numbers come from: the spin exists to cover the
+    /// sleep's wake-up latency, so it follows a high percentile of it, the 98th so that the one or
+    /// two extreme wake-ups of a 2 s window (which no affordable spin covers) do not set it, times 3
+    /// for the tail beyond (the worst of 128 wake-ups is typically 2–3× the 98th percentile), plus
+    /// 0.1 ms for the context switch back into the process that an oversleep does not see; 0.2 ms
+    /// is a floor so that a quiet machine still absorbs a slightly late wake-up. The ceiling is a
+    /// CPU budget: the thread sleeps through the median oversleep, and spins at most 1/28 of the
+    /// period beyond it, about 3.6 % of a core at any rate (0.73 ms at 60 Hz on a machine that
+    /// oversleeps by 0.14 ms).
     ///
     /// A longer spin trades CPU time for precision on a loaded machine; zero sleeps the whole way.
     public var spin: Duration?

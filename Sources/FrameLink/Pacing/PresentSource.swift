@@ -71,7 +71,23 @@ public final class PresentSource: FrameSource {
     public private(set) var reason: String
 
     /// The display's nominal refresh rate (what the display mode reports, or 60 Hz when unknown).
-    public let displayRefreshRate: FrameRate
+    ///
+    /// Frames never come faster than this rate allows: a blocking present measured faster than it
+    /// (by more than 1 Hz, for displays reported in whole hertz, and 0.5 %) is not the display's
+    /// vsync (an emulated one, such as Xvfb's 62.5 Hz throttle on a display that reports no rate,
+    /// or a rate the caller capped), and frames are paced by deadline at this rate instead; while
+    /// the vsync is still being measured, frames are never closer together than its period. A
+    /// host whose window moves to another display sets the new display's rate here.
+    public var displayRefreshRate: FrameRate {
+        didSet {
+            guard displayRefreshRate != oldValue else { return }
+            vsyncIsFasterThanDisplay = false
+            judgeVsyncRate()
+            if mode == .deadline && !grid.isUsable || vsyncIsFasterThanDisplay {
+                deadline.refreshRate = displayRefreshRate
+            }
+        }
+    }
 
     /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
     /// of blocking presents fit one.
@@ -307,7 +323,7 @@ public final class PresentSource: FrameSource {
         case .vsync:
             timestamp = vsyncBoundary(presentStart: presentStart, blocked: blocked, fits: fits)
         case .deadline:
-            if pacing == .automatic && blocked && !keepsNoPhase {
+            if pacing == .automatic && blocked && !keepsNoPhase && !vsyncIsFasterThanDisplay {
                 // Still measuring: a present that blocks paces the frames itself.
                 timestamp = vsyncBoundary(presentStart: presentStart, blocked: blocked, fits: fits)
                 deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp))
@@ -315,6 +331,15 @@ public final class PresentSource: FrameSource {
                 // The first frames go back to back: a swap chain with room for queued frames fills,
                 // and a present that blocks shows itself; paced by deadline, it never would.
                 timestamp = presentEnd
+            } else if blocked && (vsyncIsFasterThanDisplay || keepsNoPhase), let lastTimestamp,
+                presentEnd >= lastTimestamp + deadline.refreshRate.periodNanoseconds
+            {
+                // An emulated vsync's present held the frame past its deadline: the frame starts
+                // now and the grid restarts from it (a cap, not a grid the emulation cannot keep),
+                // rather than waiting for the next grid point and dropping a frame that was not late.
+                timestamp = presentEnd
+                deadline.lockGrid(to: FrameInstant(nanoseconds: presentEnd))
+                forgetGridPosition()
             } else {
                 timestamp = deadline.waitForDeadline(framesAfterLast: Int64(presentInterval)).nanoseconds
                 forgetGridPosition()
@@ -390,6 +415,7 @@ public final class PresentSource: FrameSource {
         if grid.hasGrid && grid.isStable != false {
             measuredRefreshRate = try? FrameRate(framesPerSecond: 1e9 / grid.period)
         }
+        judgeVsyncRate()
         if grid.isStable == false { keepsNoPhase = true } else if grid.isStable == true { keepsNoPhase = false }
         return fits
     }
@@ -496,6 +522,20 @@ public final class PresentSource: FrameSource {
         }
     }
 
+    /// Whether the blocking presents measured so far come faster than the display's rate allows:
+    /// more than 1 Hz above it (a display reported in whole hertz may run up to 1 Hz above its
+    /// report: 59.94 Hz is reported as 59 by some drivers) and 0.5 % more (the error of a rate
+    /// measured over a few frames).
+    /// The verdict stays while no grid is fitted (a throttle whose phase wanders keeps losing its
+    /// fit): it changes with the next fit, or with the display's rate.
+    private var vsyncIsFasterThanDisplay = false
+
+    /// Judges the fitted grid's rate against the display's (see ``vsyncIsFasterThanDisplay``).
+    private func judgeVsyncRate() {
+        guard grid.hasGrid, grid.period > 0 else { return }
+        vsyncIsFasterThanDisplay = 1e9 / grid.period > (displayRefreshRate.framesPerSecond + 1) * 1.005
+    }
+
     private func detect() {
         guard presentDurations.count >= 8 else { return }
         let period = displayRefreshRate.periodNanoseconds
@@ -504,6 +544,18 @@ public final class PresentSource: FrameSource {
         func emulated() -> String {
             "present blocks for \(Milliseconds(median)) ms, but its returns keep no phase: an emulated "
                 + "vsync (as under Xvfb), paced by deadline"
+        }
+        if vsyncIsFasterThanDisplay && median * 4 >= period {
+            // Built only when it is said.
+            if !reason.hasPrefix("present blocks, but at") {
+                let measured = (try? FrameRate(framesPerSecond: 1e9 / grid.period)).map { "\($0)" } ?? "?"
+                let why =
+                    "present blocks, but at \(measured), faster than the display's \(displayRefreshRate): "
+                    + "not the display's vsync (an emulated one, as under Xvfb), paced by deadline"
+                if mode == .vsync { switchMode(to: .deadline, because: why) } else { reason = why }
+                deadline.refreshRate = displayRefreshRate
+            }
+            return
         }
         switch mode {
         case .deadline:

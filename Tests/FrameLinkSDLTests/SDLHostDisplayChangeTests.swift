@@ -1,0 +1,71 @@
+import CSDL2
+import FrameLink
+import XCTest
+
+@testable import FrameLinkSDL
+
+/// A window moved to another display: the host takes that display's refresh rate, so that pacing
+/// follows it (and a vsync faster than the rate it was told is never taken for the display's).
+///
+/// XCTest on the process main thread, SDL's dummy driver (see `SDLHostTests`).
+final class SDLHostDisplayChangeTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        SDLTestSupport.useVideoDriver("dummy")
+    }
+
+    override func tearDown() {
+        if SDL_WasInit(0) != 0 { SDL_Quit() }
+        super.tearDown()
+    }
+
+    func testAMoveToA144HertzDisplayChangesTheRateTheLoopPacesTo() throws {
+        try MainActor.assumeIsolated { () throws in
+            let host = try SDLHost(title: "moved", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            host.displayChanged(reportedRate: 144)
+            XCTAssertEqual(host.displayRefreshRate, 144)
+            XCTAssertEqual(host.refreshRate, try FrameRate(numerator: 144))
+            XCTAssertEqual(host.source.displayRefreshRate, try FrameRate(numerator: 144))
+            XCTAssertTrue(
+                host.source.pacingDescription.contains("the display's reported refresh rate (144 Hz)"),
+                host.source.pacingDescription)
+            // Back on a display that reports no rate: 60 Hz assumed, and said.
+            host.displayChanged(reportedRate: nil)
+            XCTAssertEqual(host.source.displayRefreshRate, .hz60)
+            XCTAssertTrue(
+                host.source.pacingDescription.contains("the display reports no refresh rate, 60 Hz assumed"),
+                host.source.pacingDescription)
+        }
+    }
+
+    func testARateGivenToTheHostIsKeptAcrossMoves() throws {
+        try MainActor.assumeIsolated { () throws in
+            let cap = try FrameRate(numerator: 50)
+            let host = try SDLHost(title: "capped", width: 160, height: 120, refreshRate: cap, hidden: true)
+            defer { host.close() }
+            host.displayChanged(reportedRate: 144)
+            XCTAssertEqual(host.displayRefreshRate, 144)
+            XCTAssertEqual(host.refreshRate, cap)
+            XCTAssertEqual(host.source.displayRefreshRate, cap)
+        }
+    }
+
+    func testTheDisplayChangedEventIsHandled() throws {
+        try MainActor.assumeIsolated { () throws in
+            let host = try SDLHost(title: "event", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            // The dummy driver's one display: the event makes the host ask again, and the answer is
+            // what it was (the rate stays; nothing else changes).
+            let before = host.displayRefreshRate
+            var event = SDL_Event()
+            event.type = SDL_WINDOWEVENT.rawValue
+            event.window.event = UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue)
+            host.handle(event)
+            XCTAssertEqual(host.displayRefreshRate, before)
+            host.displayChanged(reportedRate: 75)
+            host.handle(event)
+            XCTAssertEqual(host.displayRefreshRate, before, "the event replaces a stale rate with the display's")
+        }
+    }
+}
