@@ -40,7 +40,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "FramePace", dependencies: ["FrameLink"]),
+        // The display-lab plot (`make plot`): the scenario runner, statistics and SVG chart live in a
+        // library target so that tests can reach them; the command only parses its options.
+        .target(name: "LabPlotKit", dependencies: ["FrameLink"]),
+        .executableTarget(
+            name: "LabPlot",
+            dependencies: [
+                "FrameLink", "LabPlotKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink"]),
+        .testTarget(name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
         .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
     ],
