@@ -14,7 +14,7 @@ LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Be
 FUZZ_SECONDS ?= 600
 PACE_FRAMES ?= 6000
 
-.PHONY: help deps build lint test example fuzz bench pace docs api-check leaks demo clean
+.PHONY: help deps build lint test example fuzz bench pace docs api-check leaks demo plot clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
@@ -23,6 +23,7 @@ help:
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing, quiet and under CPU load, against ../shared/probes/vs.c (PACE_FRAMES=N)"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
+	@echo "make plot   plot FrameLink's vsync timestamps against a simulated display's true vsync (SVG)"
 	@echo "make api-check  public API compared with the last tagged version (breaking changes fail)"
 	@echo "make leaks  AnimDemo and the XCTest suites under valgrind (LEAKS_ASAN=1 adds Swift Testing under LSan)"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
@@ -125,6 +126,20 @@ pace: deps
 	$(SWIFT) build -c release --product FramePace
 	$$($(SWIFT) build -c release --show-bin-path)/FramePace --frames $(PACE_FRAMES) --probe $(OUT)/vs \
 	  --intervals $(OUT)/pace-intervals.txt 2>&1 | tee $(OUT)/pace.txt
+
+# The display-lab plots (LabPlot): FrameLink's vsync timestamps and the raw present returns against
+# a simulated display's true vsync, on virtual time. Written to out/, then copied to the DocC catalog
+# and docs/ (the pacing article and the README show them); the runs are seeded, so an unchanged
+# FrameLink gives the same files.
+PLOT_COPIES := Sources/FrameLink/FrameLink.docc/Resources docs
+plot:
+	@mkdir -p $(OUT)
+	$(SWIFT) build -c release --product LabPlot
+	@bin=$$($(SWIFT) build -c release --show-bin-path)/LabPlot; \
+	$$bin --output $(OUT)/lab-vsync.svg; \
+	$$bin --rate 144 --jitter 0.5 --work 2 --frames 1100 --move-at 600 --move-to 60 --output $(OUT)/lab-vsync-move.svg
+	@for folder in $(PLOT_COPIES); do mkdir -p $$folder; cp $(OUT)/lab-vsync.svg $(OUT)/lab-vsync-move.svg $$folder/; done
+	@echo "Plots: $(CURDIR)/$(OUT)/lab-vsync.svg and lab-vsync-move.svg (copied to $(PLOT_COPIES))"
 
 # The demo: a window when there is a display; without one, under Xvfb; without Xvfb, headless.
 demo: deps

@@ -40,11 +40,26 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The display-lab plot (`make plot`): the scenario runner, statistics and SVG chart live in a
+        // library target so that tests can reach them; the command only parses its options.
+        .target(name: "LabPlotKit", dependencies: ["FrameLink"]),
+        .executableTarget(
+            name: "LabPlot",
+            dependencies: [
+                "FrameLink", "LabPlotKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `make pace`: deadline pacing against the C probe, and vsync timestamps on the lab.
         .executableTarget(
             name: "FramePace",
-            dependencies: ["FrameLink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "FrameLink", "LabPlotKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink", "CFrameLinkShims"]),
+        .testTarget(name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
         .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
     ],
