@@ -40,6 +40,15 @@ struct FramePace: ParsableCommand {
     @Option(help: ArgumentHelp("Write every interval to this file (load, pacer, interval in ms).", valueName: "path"))
     var intervals: String?
 
+    @Option(help: "Seeds per display-lab scenario in the vsync table (1...50; 0 skips the table).")
+    var labSeeds = 20
+
+    @Option(help: "Frames per display-lab run (300...20000).")
+    var labFrames = 2000
+
+    @Flag(help: "Print only the display-lab vsync table (no real-time pacing runs).")
+    var labOnly = false
+
     @Flag(help: .hidden)
     var busyLoop = false
 
@@ -71,6 +80,10 @@ struct FramePace: ParsableCommand {
     func validate() throws {
         if busyLoop { return }
         guard (300...100_000).contains(frames) else { throw ValidationError("--frames takes 300...100000") }
+        guard (0...50).contains(labSeeds) else { throw ValidationError("--lab-seeds takes 0...50") }
+        guard (300...20_000).contains(labFrames) else { throw ValidationError("--lab-frames takes 300...20000") }
+        if labOnly && labSeeds == 0 { throw ValidationError("--lab-only needs --lab-seeds of at least 1") }
+        if labOnly { return }
         _ = try loadList
         let chosen = try pacerList
         if chosen.isEmpty { throw ValidationError("--pacers names no pacer") }
@@ -87,11 +100,15 @@ struct FramePace: ParsableCommand {
 
     func run() throws {
         if busyLoop { BusyLoops.spin() }
+        if labSeeds > 0 {
+            try MainActor.assumeIsolated { try LabTable.print(seeds: labSeeds, frames: labFrames) }
+        }
+        if labOnly { return }
         let loads = try loadList
         let pacers = try pacerList
         let runs = (frames + Self.runLength - 1) / Self.runLength
         print(
-            "Pacing 60 Hz: \(runs * Self.runLength) frames per pacer and load, interleaved in runs of"
+            "\nDeadline pacing at 60 Hz: \(runs * Self.runLength) frames per pacer and load, interleaved in runs of"
                 + " \(Self.runLength); counts are intervals off the 16.667 ms period by more than each"
                 + " threshold, per 10,000 intervals.")
         var log = intervals.flatMap { FileHandle(forWritingAtPath: $0) }

@@ -20,18 +20,20 @@ enum PaceReport {
         Swift.print("\nUnder load: \(load.title)")
         let thresholds = PaceTally.thresholds.map { String(format: ">%.2g ms", $0) }
         Swift.print(
-            pad("pacer", 26) + thresholds.map { pad($0, 9, right: true) }.joined()
-                + pad("p50", 8, right: true) + pad("p99", 8, right: true) + pad("max", 8, right: true)
-                + pad("CPU %", 8, right: true) + "  intervals")
+            Column.pad("pacer", 26) + thresholds.map { Column.pad($0, 9, right: true) }.joined()
+                + Column.pad("p50", 8, right: true) + Column.pad("p99", 8, right: true)
+                + Column.pad("max", 8, right: true)
+                + Column.pad("CPU %", 8, right: true) + "  intervals")
         for row in rows {
             let misses = row.tally.missesPer10000(period: period)
             let errors = row.tally.errorPercentiles(period: period)
             Swift.print(
-                pad(row.pacer.title, 26) + misses.map { pad(String(format: "%.1f", $0), 9, right: true) }.joined()
-                    + pad(String(format: "%.3f", errors.p50), 8, right: true)
-                    + pad(String(format: "%.3f", errors.p99), 8, right: true)
-                    + pad(String(format: "%.3f", errors.max), 8, right: true)
-                    + pad(String(format: "%.1f", row.tally.cpuPercent), 8, right: true)
+                Column.pad(row.pacer.title, 26)
+                    + misses.map { Column.pad(String(format: "%.1f", $0), 9, right: true) }.joined()
+                    + Column.pad(String(format: "%.3f", errors.p50), 8, right: true)
+                    + Column.pad(String(format: "%.3f", errors.p99), 8, right: true)
+                    + Column.pad(String(format: "%.3f", errors.max), 8, right: true)
+                    + Column.pad(String(format: "%.1f", row.tally.cpuPercent), 8, right: true)
                     + "  \(row.tally.intervals.count)" + (row.scheduling.map { "  (\($0))" } ?? ""))
         }
         guard let ours = rows.first(where: { $0.pacer == .frameLink }) else { return }
@@ -55,11 +57,5 @@ enum PaceReport {
                     + (ratio <= cpuTarget ? "" : ": over"))
         }
         if !verdicts.isEmpty { Swift.print("Targets: " + verdicts.joined(separator: "; ")) }
-    }
-
-    /// `text` padded with spaces to `width` characters, on the left when `right`.
-    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
     }
 }

@@ -63,6 +63,8 @@ package struct ScenarioRun: Sendable {
             if let move = scenario.move, index == move.frame {
                 do throws(FrameLinkError) {
                     try lab.changeRefresh(to: .fixed(move.refreshRate))
+                    // The host learns of the move (SDL's display-changed event) and says so.
+                    source.displayRefreshRate = move.refreshRate
                 } catch {
                     recorder.labError = error
                 }

@@ -13,9 +13,9 @@ struct ScenarioRunTests {
             let scenario = try PlotScenario(jitter: .microseconds(300), frames: 600, seed: seed)
             let run = try ScenarioRun(scenario)
             let locked = try #require(run.firstLockedFrame, "seed \(seed)")
-            #expect(locked.index <= 110, "seed \(seed): phase-locked at frame \(locked.index)")
+            #expect(locked.index <= 140, "seed \(seed): phase-locked at frame \(locked.index)")
             let errors = try #require(run.lockedTimestampErrors)
-            #expect(errors.count >= 480)
+            #expect(errors.count >= 450)
             #expect(errors.maximum < 50_000, "seed \(seed): \(errors)")
             #expect(errors.median < 10_000, "seed \(seed): \(errors)")
             // The raw returns are off by the jitter itself: the estimate is far better.

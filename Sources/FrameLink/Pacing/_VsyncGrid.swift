@@ -34,6 +34,15 @@ struct _VsyncGrid {
     static let stabilityTolerance: Int64 = 500_000
     /// Each quarter's lowest return within this of the line: phase-locked (50 µs).
     static let lockTolerance: Int64 = 50_000
+    /// How far the line may still be from the true grid at the window's ends when it is declared
+    /// phase-locked: 25 µs, half of what a locked timestamp may be off. The fit rests on the lowest
+    /// returns of the window; with delays spread over a scale J (about twice their mean), the
+    /// lowest of n/4 returns sits about 4J/n above the grid, and the line through two such points
+    /// half a window apart, carried to the window's end, is off by up to twice that: 8J/n, or
+    /// 16 × mean delay / n. So the lock waits until 16 × mean delay / n ≤ 25 µs: 96 returns with
+    /// delays up to 0.3 ms, about 320 with delays up to 1 ms, 480 up to 1.5 ms (the quarter lows
+    /// alone declared a lock at 96 returns and let timestamps stray by up to 84 µs after it).
+    static let lockPrecision: Int64 = 20_000
     /// A return this far before the predicted vsync cannot be on the grid (0.25 ms: far more than
     /// the line's own error once stable).
     static let earlyTolerance: Int64 = 250_000
@@ -258,6 +267,7 @@ struct _VsyncGrid {
         let count = times.count
         var largest: Int64 = 0
         var worstQuarterLow: Int64 = 0
+        var totalDelay: Int64 = 0
         let quarter = max(1, count / 4)
         var start = 0
         while start < count {
@@ -267,6 +277,7 @@ struct _VsyncGrid {
                 let delay = times[index] - fittedTime(ofNumber: numbers[index])
                 largest = max(largest, delay)
                 low = min(low, delay)
+                totalDelay += max(0, delay)
             }
             worstQuarterLow = max(worstQuarterLow, low)
             start = end
@@ -275,7 +286,8 @@ struct _VsyncGrid {
         lineUncertainty = worstQuarterLow
         guard count >= requiredForStability else { return }
         isStable = worstQuarterLow <= Self.stabilityTolerance
-        isPhaseLocked = worstQuarterLow <= Self.lockTolerance
+        isPhaseLocked =
+            worstQuarterLow <= Self.lockTolerance && totalDelay * 16 <= Self.lockPrecision * Int64(count) * Int64(count)
         if isStable == true {
             relocksWhileUnjudged = 0
             requiredForStability = Self.stabilityWindow
