@@ -177,7 +177,9 @@ public final class PresentSource: FrameSource {
     public private(set) var receivesPresentationFeedback = false
 
     /// Whether the vsync grid is phase-locked: its line is pinned within 50 µs in every quarter of
-    /// the window of returns, so each `timestamp` is within about that of the true vsync.
+    /// the window of returns and the fit is precise to about 20 µs (a window long enough for its
+    /// delays), so each `timestamp` is within a few tens of microseconds of the true vsync. A
+    /// return the grid cannot explain ends the lock.
     public var isPhaseLocked: Bool { grid.isPhaseLocked }
 
     /// How many times the vsync grid was fitted again because returns stopped fitting it (a move

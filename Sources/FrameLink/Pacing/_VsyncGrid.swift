@@ -13,8 +13,9 @@
 ///   ``stabilityTolerance`` of the line. An emulated vsync (a timer in the X server, as under Xvfb)
 ///   throttles each present from the last one, so its phase wanders and some quarter of the window
 ///   lies far above any line below the others.
-/// - **Phase-locked**: each quarter has a return within ``lockTolerance``: the line is then pinned
-///   within about that much everywhere in the window.
+/// - **Phase-locked**: each quarter has a return within ``lockTolerance``, and the window is long
+///   enough for its delays that the line is within ``lockPrecision`` of the true grid (see there);
+///   a return the grid cannot explain ends the lock.
 /// - **Re-lock**: three returns in a row that the grid cannot explain (earlier than a vsync, or later
 ///   than any delay seen) mean the display changed (another rate, another display, a hide and show):
 ///   the window starts again from them.
@@ -180,6 +181,8 @@ struct _VsyncGrid {
         let allowed = max(largestDelay * 2, Self.stabilityTolerance) + early
         if delay < -early || delay > allowed || number <= (numbers.last ?? .min) {
             strays.append(time)
+            // A return the grid cannot explain: whatever the fit says, the frame is not on it.
+            isPhaseLocked = false
             if strays.count >= Self.relockRun { relock() }
             return false
         }
