@@ -113,10 +113,16 @@ struct FramePace: ParsableCommand {
                 + " threshold, per 10,000 intervals.")
         var log = intervals.flatMap { FileHandle(forWritingAtPath: $0) }
         for load in loads {
+            print(
+                "Measuring under: \(load.title) (\(runs) rounds of \(pacers.count) runs, about \(runs * pacers.count * 5) s)"
+            )
+            // Flushed at once, also into a pipe (`make pace` tees it): the run takes many minutes.
+            fflush(nil)
             let tallies = try MainActor.assumeIsolated {
                 try measure(pacers, under: load, runs: runs, log: &log)
             }
             PaceReport.print(tallies, load: load, period: Self.period)
+            fflush(nil)
         }
         try log?.close()
     }
