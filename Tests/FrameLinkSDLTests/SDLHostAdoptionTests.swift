@@ -7,17 +7,7 @@ import XCTest
 /// An SDLHost that adopts a game's own window and renderer (dummy driver) or GL window (Xvfb):
 /// frames are paced, the game's own presenter is the one presented, and closing the host leaves
 /// the game's objects and SDL running.
-final class SDLHostAdoptionTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        SDLTestSupport.useVideoDriver("dummy")
-    }
-
-    override func tearDown() {
-        if SDL_WasInit(0) != 0 { SDL_Quit() }
-        super.tearDown()
-    }
-
+final class SDLHostAdoptionTests: SDLDummyDriverTestCase {
     func testAnAdoptedRendererIsPacedPresentsTheGamesDrawingAndSurvivesClose() throws {
         try MainActor.assumeIsolated { () throws in
             // The game: its own SDL, window and renderer.

@@ -8,17 +8,7 @@ import XCTest
 /// follows it (and a vsync faster than the rate it was told is never taken for the display's).
 ///
 /// XCTest on the process main thread, SDL's dummy driver (see `SDLHostTests`).
-final class SDLHostDisplayChangeTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        SDLTestSupport.useVideoDriver("dummy")
-    }
-
-    override func tearDown() {
-        if SDL_WasInit(0) != 0 { SDL_Quit() }
-        super.tearDown()
-    }
-
+final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
     func testAMoveToA144HertzDisplayChangesTheRateTheLoopPacesTo() throws {
         try MainActor.assumeIsolated { () throws in
             let host = try SDLHost(title: "moved", width: 160, height: 120, hidden: true)

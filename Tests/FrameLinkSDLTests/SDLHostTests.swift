@@ -11,18 +11,7 @@ import XCTest
 /// XCTest runs its test methods (`MainActor.assumeIsolated` then holds). Do not mark these methods
 /// `@MainActor`: on Linux that breaks XCTest's test discovery. SDL runs one video subsystem per
 /// process, so each test opens and closes its own host and the tests run one after another.
-final class SDLHostTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        SDLTestSupport.useVideoDriver("dummy")
-    }
-
-    override func tearDown() {
-        // A test that failed half-way must not leave SDL running for the next one.
-        if SDL_WasInit(0) != 0 { SDL_Quit() }
-        super.tearDown()
-    }
-
+final class SDLHostTests: SDLDummyDriverTestCase {
     func testADisplayLinkRunsThirtyFramesAtAboutTheDisplayRate() throws {
         try MainActor.assumeIsolated { () throws in
             let host = try SDLHost(title: "FrameLinkSDL test", width: 320, height: 240, hidden: true)

@@ -139,3 +139,18 @@ enum SDLTestSupport {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
+
+/// A test case on SDL's dummy video driver: each test starts with the driver chosen and ends with
+/// SDL shut down, even after a failure half-way (SDL runs one video subsystem per process).
+class SDLDummyDriverTestCase: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        SDLTestSupport.useVideoDriver("dummy")
+    }
+
+    override func tearDown() {
+        // A test that failed half-way must not leave SDL running for the next one.
+        if SDL_WasInit(0) != 0 { SDL_Quit() }
+        super.tearDown()
+    }
+}
