@@ -24,7 +24,7 @@ help:
 	@echo "make pace   deadline pacing, quiet and under CPU load, against ../shared/probes/vs.c (PACE_FRAMES=N)"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
 	@echo "make plot   plot FrameLink's vsync timestamps against a simulated display's true vsync (SVG)"
-	@echo "make api-check  public API compared with the last tagged version (breaking changes fail)"
+	@echo "make api-check  public API compared with the newest version in CHANGELOG.md (breaking changes fail)"
 	@echo "make leaks  AnimDemo and the XCTest suites under valgrind (LEAKS_ASAN=1 adds Swift Testing under LSan)"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
 
@@ -103,12 +103,16 @@ docs:
 	  --warnings-as-errors --output-path $(OUT)/docs/FrameLinkSDL --transform-for-static-hosting
 	@echo "Documentation: $(CURDIR)/$(OUT)/docs/FrameLink and $(CURDIR)/$(OUT)/docs/FrameLinkSDL"
 
-# API hygiene: breaking changes of FrameLink and FrameLinkSDL against the newest tag.
+# API hygiene: breaking changes of FrameLink and FrameLinkSDL against the newest version recorded in
+# CHANGELOG.md ("## X.Y.Z — commit SHA"; git tags do not travel with this repository).
 api-check: deps
-	@tag=$$(git describe --tags --abbrev=0 2>/dev/null || true); \
-	if [ -z "$$tag" ]; then echo "api-check: no tagged version yet, nothing to compare against"; exit 0; fi; \
-	echo "api-check: comparing with $$tag"; \
-	$(SWIFT) package diagnose-api-breaking-changes "$$tag" --products FrameLink FrameLinkSDL
+	@entry=$$(grep -m1 -E '^## [0-9]+\.[0-9]+\.[0-9]+ — commit [0-9a-f]{7,40}$$' CHANGELOG.md || true); \
+	if [ -z "$$entry" ]; then echo "error: CHANGELOG.md records no version (## X.Y.Z — commit SHA)" >&2; exit 1; fi; \
+	version=$$(echo "$$entry" | awk '{print $$2}'); commit=$$(echo "$$entry" | awk '{print $$NF}'); \
+	if ! git cat-file -e "$$commit^{commit}" 2>/dev/null; then \
+	  echo "error: $$version's commit $$commit is not in this clone's history (a shallow clone? git fetch --unshallow)" >&2; exit 1; fi; \
+	echo "api-check: comparing with $$version (commit $$commit, from CHANGELOG.md)"; \
+	$(SWIFT) package diagnose-api-breaking-changes "$$commit" --products FrameLink FrameLinkSDL
 
 # Leaks: a headless demo and the XCTest suites under valgrind memcheck; suppressions are documented
 # in scripts/valgrind.supp and scripts/lsan.supp.
