@@ -4,10 +4,8 @@ import LabPlotKit
 /// The vsync half of `make pace`: how close FrameLink's vsync-mode timestamps come to the true
 /// vsync on the display lab, at each rate and jitter of the scenario matrix, over several seeds.
 enum LabTable {
-    /// The display rates compared, as fractions: 59.94 (60000/1001), 60, 75, 120, 144 and 165 Hz.
-    static let rates: [(numerator: Int64, denominator: Int64)] = [
-        (60_000, 1_001), (60, 1), (75, 1), (120, 1), (144, 1), (165, 1),
-    ]
+    /// The display rates of the scenario matrix.
+    static let rates: [FrameRate] = [.hz59_94, .hz60, .hz75, .hz120, .hz144, .hz165]
     /// The present-return jitter (uniform from zero to this).
     static let jitters: [Duration] = [.zero, .microseconds(300), .milliseconds(1), .microseconds(1_500)]
 
@@ -52,8 +50,7 @@ enum LabTable {
             Column.pad("display", 10) + Column.pad("jitter", 10) + Column.pad("locked at frame", 17)
                 + Column.pad("p50", 9, right: true) + Column.pad("p99", 9, right: true)
                 + Column.pad("max", 9, right: true) + "   raw returns: p50, max")
-        for (numerator, denominator) in rates {
-            let rate = try FrameRate(numerator: numerator, denominator: denominator)
+        for rate in rates {
             for jitter in jitters {
                 let row = try measure(rate: rate, jitter: jitter, seeds: seeds, frames: frames)
                 let lock =

@@ -7,12 +7,7 @@ import Testing
 @MainActor
 @Suite("Display lab: pacing on simulated displays, against the ground truth")
 struct DisplayLabMatrixTests {
-    nonisolated static let hz59_94 = try! FrameRate(numerator: 60_000, denominator: 1_001)
-    nonisolated static let hz75 = try! FrameRate(numerator: 75)
     nonisolated static let hz62_5 = try! FrameRate(numerator: 125, denominator: 2)
-    nonisolated static let hz144 = try! FrameRate(numerator: 144)
-    nonisolated static let hz165 = try! FrameRate(numerator: 165)
-    nonisolated static let hz48 = try! FrameRate(numerator: 48)
     nonisolated static let jitter03 = try! PresentJitter.uniform(upTo: .microseconds(300))
     nonisolated static let jitter15 = try! PresentJitter.uniform(upTo: .microseconds(1500))
     nonisolated static let exponential03 = try! PresentJitter.exponential(mean: .microseconds(300))
@@ -27,28 +22,28 @@ struct DisplayLabMatrixTests {
             frames: 1_500),
         LabScenario(
             name: "59.94 Hz that SDL calls 59 Hz, jitter 0.3 ms",
-            refresh: .fixed(hz59_94, phase: .milliseconds(9)), jitter: jitter03,
-            nominal: try! FrameRate(numerator: 59), lockedBy: 140),
+            refresh: .fixed(.hz59_94, phase: .milliseconds(9)), jitter: jitter03,
+            nominal: 59, lockedBy: 140),
         LabScenario(
-            name: "59.94 Hz, jitter 1.5 ms, 3 buffers", refresh: .fixed(hz59_94, phase: .milliseconds(1)), buffers: 3,
+            name: "59.94 Hz, jitter 1.5 ms, 3 buffers", refresh: .fixed(.hz59_94, phase: .milliseconds(1)), buffers: 3,
             jitter: jitter15, declaredBuffers: 3, frames: 1_500),
         LabScenario(
-            name: "75 Hz, jitter 0.3 ms", refresh: .fixed(hz75, phase: .milliseconds(7)), jitter: jitter03,
+            name: "75 Hz, jitter 0.3 ms", refresh: .fixed(.hz75, phase: .milliseconds(7)), jitter: jitter03,
             lockedBy: 140),
         LabScenario(
             name: "120 Hz, jitter 0.3 ms, 3 buffers", refresh: .fixed(.hz120, phase: .milliseconds(3)), buffers: 3,
             jitter: jitter03, declaredBuffers: 3, work: .milliseconds(2), lockedBy: 140),
         LabScenario(
-            name: "144 Hz, jitter 0.3 ms", refresh: .fixed(hz144, phase: .milliseconds(1)), jitter: jitter03,
+            name: "144 Hz, jitter 0.3 ms", refresh: .fixed(.hz144, phase: .milliseconds(1)), jitter: jitter03,
             frames: 900, lockedBy: 140),
         LabScenario(
-            name: "144 Hz, jitter 1.5 ms", refresh: .fixed(hz144, phase: .milliseconds(4)), jitter: jitter15,
+            name: "144 Hz, jitter 1.5 ms", refresh: .fixed(.hz144, phase: .milliseconds(4)), jitter: jitter15,
             work: .milliseconds(2), frames: 900),
         LabScenario(
-            name: "165 Hz, jitter 0.3 ms", refresh: .fixed(hz165, phase: .milliseconds(2)), jitter: jitter03,
+            name: "165 Hz, jitter 0.3 ms", refresh: .fixed(.hz165, phase: .milliseconds(2)), jitter: jitter03,
             frames: 900, lockedBy: 140),
         LabScenario(
-            name: "165 Hz, jitter 1.5 ms, 3 buffers", refresh: .fixed(hz165, phase: .milliseconds(5)), buffers: 3,
+            name: "165 Hz, jitter 1.5 ms, 3 buffers", refresh: .fixed(.hz165, phase: .milliseconds(5)), buffers: 3,
             jitter: jitter15, declaredBuffers: 3, work: .milliseconds(2), frames: 900),
         LabScenario(
             name: "60 Hz, overruns of one and two vsyncs", refresh: .fixed(.hz60, phase: .milliseconds(1)),
@@ -59,14 +54,14 @@ struct DisplayLabMatrixTests {
             overruns: [300: .milliseconds(9), 500: .milliseconds(20), 700: .milliseconds(5)]),
         LabScenario(
             name: "144 Hz, 3 buffers, an overrun the queue absorbs and one it does not",
-            refresh: .fixed(hz144, phase: .milliseconds(1)), buffers: 3, jitter: jitter15, declaredBuffers: 3,
+            refresh: .fixed(.hz144, phase: .milliseconds(1)), buffers: 3, jitter: jitter15, declaredBuffers: 3,
             frames: 1_200, overruns: [300: .milliseconds(10), 600: .milliseconds(3)], mode: .deadline, modeBy: 320),
         LabScenario(
             name: "60 Hz, 3 buffers, presentation feedback, an overrun",
             refresh: .fixed(.hz60, phase: .milliseconds(2)), buffers: 3, jitter: jitter15, feedback: true,
             overruns: [300: .milliseconds(20), 450: .milliseconds(35)], lockedBy: 140),
         LabScenario(
-            name: "144 Hz, presentation feedback, overruns", refresh: .fixed(hz144, phase: .milliseconds(3)),
+            name: "144 Hz, presentation feedback, overruns", refresh: .fixed(.hz144, phase: .milliseconds(3)),
             jitter: jitter15, feedback: true, work: .milliseconds(2), frames: 900,
             overruns: [300: .milliseconds(8), 600: .milliseconds(16)], lockedBy: 140),
         LabScenario(
@@ -74,16 +69,16 @@ struct DisplayLabMatrixTests {
             jitter: jitter03, hidden: 200...300, lockedBy: 140),
         LabScenario(
             name: "moved from 60 Hz to 144 Hz at frame 300", refresh: .fixed(.hz60, phase: .milliseconds(4)),
-            jitter: jitter03, frames: 900, move: (300, .fixed(hz144)), finalRate: hz144),
+            jitter: jitter03, frames: 900, move: (300, .fixed(.hz144)), finalRate: .hz144),
         LabScenario(
-            name: "moved from 144 Hz to 59.94 Hz at frame 400", refresh: .fixed(hz144, phase: .milliseconds(2)),
-            jitter: jitter03, work: .milliseconds(2), frames: 900, move: (400, .fixed(hz59_94)), finalRate: hz59_94),
+            name: "moved from 144 Hz to 59.94 Hz at frame 400", refresh: .fixed(.hz144, phase: .milliseconds(2)),
+            jitter: jitter03, work: .milliseconds(2), frames: 900, move: (400, .fixed(.hz59_94)), finalRate: .hz59_94),
         LabScenario(
             name: "60 Hz display with a 75 Hz override", refresh: .fixed(.hz60, phase: .milliseconds(2)),
-            jitter: jitter03, nominal: hz75, lockedBy: 140),
+            jitter: jitter03, nominal: .hz75, lockedBy: 140),
         LabScenario(
-            name: "VRR 48–144 Hz, light frames", refresh: .variable(minimum: hz48, maximum: hz144),
-            jitter: jitter03, work: .milliseconds(2), lockedBy: 140, finalRate: hz144),
+            name: "VRR 48–144 Hz, light frames", refresh: .variable(minimum: .hz48, maximum: .hz144),
+            jitter: jitter03, work: .milliseconds(2), lockedBy: 140, finalRate: .hz144),
         LabScenario(
             name: "emulated 60 Hz vsync (Xvfb-like)", refresh: .emulated(.hz60),
             jitter: try! PresentJitter.uniform(upTo: .milliseconds(3)), mode: .deadline, modeBy: 200),
@@ -92,7 +87,7 @@ struct DisplayLabMatrixTests {
             refresh: .emulated(hz62_5), jitter: try! PresentJitter.uniform(upTo: .milliseconds(1)),
             nominal: .hz60, mode: .deadline, modeBy: 12, neverFasterThanNominal: true),
         LabScenario(
-            name: "a 75 Hz display paced at a 60 Hz cap", refresh: .fixed(hz75, phase: .milliseconds(3)),
+            name: "a 75 Hz display paced at a 60 Hz cap", refresh: .fixed(.hz75, phase: .milliseconds(3)),
             jitter: jitter03, nominal: .hz60, mode: .deadline, modeBy: 12, neverFasterThanNominal: true),
         LabScenario(name: "no vsync (dummy driver)", refresh: .none, mode: .deadline, modeBy: 20),
     ]

@@ -1,13 +1,18 @@
 /// A rate of frames per second, kept as an exact fraction so that frame grids never drift.
 ///
-/// 60 Hz is exactly `60/1`; NTSC's 59.94 Hz is `60000/1001`. The nanosecond time of frame `k` on a
-/// grid is computed from the fraction in one step (`k × 1e9 × denominator / numerator`), never by
-/// adding a rounded period `k` times.
+/// 60 Hz is exactly `60/1`; NTSC's 59.94 Hz is `60000/1001` (``hz59_94``). The nanosecond time of
+/// frame `k` on a grid is computed from the fraction in one step (`k × 1e9 × denominator /
+/// numerator`), never by adding a rounded period `k` times.
+///
+/// Whole rates are written as integer literals; rates read at run time go through the throwing
+/// initializers, which refuse zero, negative, NaN and absurd values:
 ///
 /// ```swift
 /// let display = FrameRate.hz60
-/// let ntsc = try FrameRate(framesPerSecond: 59.94)
+/// let physics: FrameRate = 50
+/// let ntsc = FrameRate.hz59_94
 /// print(ntsc.period)  // 0.016683333 seconds
+/// let fromSettings = try FrameRate(framesPerSecond: 59.94)  // 2997/50, 16683350 ns
 /// ```
 public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
     /// The numerator of frames per second.
@@ -63,6 +68,12 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
     init(unchecked whole: Int64) {
         numerator = whole
         denominator = 1
+    }
+
+    /// A rate from a fraction already in lowest terms with positive parts (for constants).
+    init(lowestTerms numerator: Int64, over denominator: Int64) {
+        self.numerator = numerator
+        self.denominator = denominator
     }
 
     /// The rate as a floating-point number of frames per second.
