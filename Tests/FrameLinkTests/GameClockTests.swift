@@ -32,6 +32,41 @@ struct GameClockTests {
         #expect(clock.time == .milliseconds(40))
     }
 
+    @Test("by default the step cap follows the delta cap: a hitch up to it loses no game time")
+    func capFollowsMaximumDelta() throws {
+        #expect(try GameClock().maximumStepsPerFrame == 15)  // 250 ms of 16.67 ms steps, rounded up
+        let step: Int64 = 8_333_333
+        #expect(try GameClock(fixedStep: .nanoseconds(step)).maximumStepsPerFrame == 31)  // 30.0000012 up
+
+        // 120 Hz steps: a smooth run, and one that stalls for 24 frames (200 ms) after frame 50. At
+        // every timestamp both runs have, they have the same game time, and the stall drops none.
+        let smooth = try GameClock(fixedStep: .nanoseconds(step))
+        var smoothTimes: [Int64: Duration] = [:]
+        for frame in Int64(0)...150 {
+            _ = smooth.update(at: FrameInstant(nanoseconds: frame * step))
+            smoothTimes[frame * step] = smooth.time
+        }
+        let stalled = try GameClock(fixedStep: .nanoseconds(step))
+        var shared = 0
+        for frame in Int64(0)...126 {
+            let time = (frame <= 50 ? frame : frame + 24) * step
+            let result = stalled.update(at: FrameInstant(nanoseconds: time))
+            #expect(result.droppedTime == .zero, "frame \(frame)")
+            #expect(stalled.time == smoothTimes[time], "game time at \(time) ns")
+            shared += 1
+        }
+        #expect(shared == 127)
+
+        // An explicit cap still holds: 5 steps per frame drops what the stall has beyond them.
+        let capped = try GameClock(fixedStep: .nanoseconds(step), maximumStepsPerFrame: 5)
+        var dropped = Duration.zero
+        for frame in Int64(0)...126 {
+            let time = (frame <= 50 ? frame : frame + 24) * step
+            dropped += capped.update(at: FrameInstant(nanoseconds: time)).droppedTime
+        }
+        #expect(dropped == .nanoseconds(20 * step))
+    }
+
     @Test("time scale 0.5 halves game time; 0 freezes it; real time is unaffected")
     func timeScale() throws {
         let clock = try GameClock(fixedStep: .milliseconds(10))

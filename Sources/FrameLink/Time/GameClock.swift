@@ -19,7 +19,10 @@ public final class GameClock {
     /// The fixed simulation step.
     public let fixedStep: Duration
 
-    /// The most steps one frame may run; time beyond it is dropped (the spiral-of-death cap).
+    /// The most steps one frame may run; time beyond it is dropped (the spiral-of-death cap). By
+    /// default it follows ``maximumDelta``: as many steps as the longest frame counts (15 for 250 ms
+    /// of 1/60 s steps, 30 at 1/120 s), so the only game time a hitch loses is what the delta cap
+    /// already drops.
     public let maximumStepsPerFrame: Int
 
     /// The longest real time one frame may count (250 ms by default): a debugger pause is not
@@ -46,21 +49,24 @@ public final class GameClock {
     ///
     /// - Parameters:
     ///   - fixedStep: The simulation step (1/60 s by default).
-    ///   - maximumStepsPerFrame: The cap on steps per frame (5 by default).
+    ///   - maximumStepsPerFrame: The cap on steps per frame; by default, enough steps for
+    ///     `maximumDelta` (rounded up).
     ///   - maximumDelta: The cap on real time per frame (250 ms by default).
     /// - Throws: `FrameLinkError` if the step or the delta cap is not positive, or the step cap is
     ///   below 1.
     public init(
-        fixedStep: Duration = .nanoseconds(16_666_667), maximumStepsPerFrame: Int = 5,
+        fixedStep: Duration = .nanoseconds(16_666_667), maximumStepsPerFrame: Int? = nil,
         maximumDelta: Duration = .milliseconds(250)
     ) throws(FrameLinkError) {
         stepNanoseconds = try FrameLinkError.checkedNanoseconds(fixedStep, what: "fixed step")
         maximumDeltaNanoseconds = try FrameLinkError.checkedNanoseconds(maximumDelta, what: "maximum delta")
-        guard maximumStepsPerFrame >= 1 else {
+        if let maximumStepsPerFrame, maximumStepsPerFrame < 1 {
             throw .invalidCount("maximumStepsPerFrame \(maximumStepsPerFrame): must be at least 1")
         }
         self.fixedStep = fixedStep
-        self.maximumStepsPerFrame = maximumStepsPerFrame
+        self.maximumStepsPerFrame =
+            maximumStepsPerFrame
+            ?? Int(clamping: (maximumDeltaNanoseconds + stepNanoseconds - 1) / stepNanoseconds)
         self.maximumDelta = maximumDelta
     }
 
