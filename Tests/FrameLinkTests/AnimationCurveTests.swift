@@ -73,7 +73,32 @@ struct AnimationCurveTests {
         #expect(TimingCurve.easeInOut.controlPoints! == (0.42, 0, 0.58, 1))
         #expect(TimingCurve.default.controlPoints! == (0.25, 0.1, 0.25, 1))
         #expect(TimingCurve.linear.controlPoints == nil)
-        #expect((try? TimingCurve(controlPoints: 0.3, 0.3, 0.7, 0.7)) == .linear)
+    }
+
+    @Test("control points on the diagonal keep their points and evaluate as linear", arguments: [0.0, 0.3, 1.0])
+    func diagonalControlPoints(point: Double) throws {
+        let curve = try TimingCurve(controlPoints: point, point, 1 - point, 1 - point)
+        #expect(curve.controlPoints! == (point, point, 1 - point, 1 - point))
+        #expect(curve.description.hasPrefix("cubicBezier("))
+        for index in 0...100 {
+            let x = Double(index) / 100
+            #expect(abs(curve.value(at: x) - x) < 1e-9, "x \(x)")
+        }
+    }
+
+    @Test("huge control values give large finite values, never NaN")
+    func hugeControlValues() throws {
+        for y in [1e300, -1e300, Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude] {
+            for curve in [
+                try TimingCurve(controlPoints: 0.25, y, 0.75, -y), try TimingCurve(controlPoints: 0.25, y, 0.75, y),
+            ] {
+                for index in 0...20 {
+                    let value = curve.value(at: Double(index) / 20)
+                    #expect(value.isFinite, "y \(y), x \(Double(index) / 20): \(value)")
+                }
+                #expect(curve.value(at: 0) == 0 && curve.value(at: 1) == 1)
+            }
+        }
     }
 
     @Test("random cubic Béziers agree with a bisection solver to 1e-6, ends included (seeded, 20,000 points)")

@@ -95,11 +95,9 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
             throw .invalidValue(
                 "cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)): x1 and x2 must be within 0...1")
         }
-        if x1 == y1 && x2 == y2 {
-            self.init(kind: .linear)
-        } else {
-            self.init(kind: .cubicBezier, x1, y1, x2, y2)
-        }
+        // A curve whose control points lie on the diagonal is linear in value, but keeps its points:
+        // `controlPoints` and `description` give back what was asked for.
+        self.init(kind: .cubicBezier, x1, y1, x2, y2)
     }
 
     /// A cubic Bézier timing curve; the same as ``init(controlPoints:_:_:_:)``.
@@ -167,9 +165,6 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
         let cx = 3 * x1
         let bx = 3 * (x2 - x1) - cx
         let ax = 1 - cx - bx
-        let cy = 3 * y1
-        let by = 3 * (y2 - y1) - cy
-        let ay = 1 - cy - by
         var t = x
         var converged = false
         for _ in 0..<8 {
@@ -186,7 +181,10 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if !converged { t = bisectBezier(x, ax, bx, cx) }
-        return ((ay * t + by) * t + cy) * t
+        // y(t) in Bernstein form: each term is at most 4/9 of its control value, so no finite y,
+        // however large, overflows (the power form's 3 × y1 − … does, and gives ∞ − ∞ = NaN).
+        let u = 1 - t
+        return 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t
     }
 
     /// The t in 0...1 at which x(t) = x, by bisection to 1e-11 in t (x(t) rises monotonically when
