@@ -1,15 +1,16 @@
 /// Game time, apart from real time: a fixed-step accumulator with an interpolation factor, a time
 /// scale and a pause of its own, single-stepping while paused, and a resync after long loads.
 ///
-/// Feed it the frame timestamps (from a display link) and it says how many fixed simulation steps
-/// to run this frame and how far the renderer should interpolate between the last two states — the
+/// Feed it the time each frame will be shown (a display link's `targetTimestamp`: the state you
+/// simulate is the one the display will show) and it says how many fixed simulation steps to run
+/// this frame and how far the renderer should interpolate between the last two states — the
 /// "fix your timestep" loop, with a cap on steps per frame so a slow frame cannot start a spiral
 /// of death. All arithmetic is in integer nanoseconds: the step counts are exact.
 ///
 /// ```swift
 /// let clock = try GameClock(fixedStep: .milliseconds(10))
 /// DisplayLink(target: world) { world, link in
-///     let frame = clock.update(at: link.timestamp)
+///     let frame = clock.update(at: link.targetTimestamp)
 ///     for _ in 0..<frame.steps { world.simulate(dt: clock.fixedStep) }
 ///     world.render(interpolating: frame.alpha)
 /// }.add(to: loop, forMode: .common)
