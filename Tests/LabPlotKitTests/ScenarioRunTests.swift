@@ -24,6 +24,26 @@ struct ScenarioRunTests {
         }
     }
 
+    @Test(
+        "once phase-locked, timestamps stay within 50 µs of the true vsync: 20 seeds at 0.3 and 1 ms of jitter",
+        arguments: [300, 1_000])
+    func lockedErrorsOverSeeds(jitterMicroseconds: Int) throws {
+        var worst: Int64 = 0
+        var locks: [Int64] = []
+        for seed: UInt64 in 1...20 {
+            let scenario = try PlotScenario(
+                jitter: .microseconds(jitterMicroseconds), frames: 700, seed: seed)
+            let run = try ScenarioRun(scenario)
+            let locked = try #require(run.firstLockedFrame, "seed \(seed) never locked")
+            locks.append(locked.index)
+            worst = max(worst, try #require(run.lockedTimestampErrors).maximum)
+        }
+        #expect(worst < 50_000, "worst error while locked: \(worst) ns")
+        // The lock waits for a precise fit: later with more jitter (16 × mean delay / n ≤ 20 µs).
+        let latest = locks.max() ?? 0
+        #expect(latest <= (jitterMicroseconds == 300 ? 140 : 450), "latest lock at frame \(latest)")
+    }
+
     @Test("every frame is matched: a present that waited returned within the jitter after its true vsync")
     func matching() throws {
         let run = try ScenarioRun(try PlotScenario(jitter: .microseconds(700), frames: 300))
