@@ -336,9 +336,11 @@ public final class SDLHost {
         loop.stop()
         source.present = nil
         source.inputPending = nil
+        loop.hostEventHandler = nil
+        loop.hostRenderHandler = nil
+        // The game's handlers often capture the host: release them so nothing keeps it alive.
         loop.eventHandler = nil
         loop.renderHandler = nil
-        // The game's handlers often capture the host: release them so nothing keeps it alive.
         eventHandler = nil
         renderHandler = nil
         drawHandler = nil
@@ -367,10 +369,12 @@ public final class SDLHost {
             SDL_PumpEvents()
             return SDL_HasEvents(SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) == SDL_TRUE
         }
-        loop.eventHandler = { [weak self] _ in
+        // The host's own hooks: a game that sets the loop's eventHandler or renderHandler adds to
+        // them, it does not stop the pumping or the presenting.
+        loop.hostEventHandler = { [weak self] _ in
             self?.pumpEvents()
         }
-        loop.renderHandler = { [weak self] _ in
+        loop.hostRenderHandler = { [weak self] _ in
             guard let self, self.isOpen else { return }
             if let renderer = self.renderer { self.renderHandler?(renderer) }
             self.drawHandler?()

@@ -45,6 +45,35 @@ final class SDLHostTests: SDLDummyDriverTestCase {
         }
     }
 
+    func testTheLoopsOwnHandlersAddToTheHostsInsteadOfReplacingThem() throws {
+        try MainActor.assumeIsolated { () throws in
+            let host = try SDLHost(title: "handlers", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            var order: [String] = []
+            host.eventHandler = { event in
+                if event.type == SDL_USEREVENT.rawValue { order.append("host event") }
+            }
+            host.renderHandler = { _ in order.append("host render") }
+            // A game that sets the loop's own handlers, as FrameLoop's docs invite.
+            host.loop.eventHandler = { _ in order.append("loop events") }
+            host.loop.renderHandler = { _ in order.append("loop render") }
+            let link = DisplayLink { _ in }
+            link.add(to: host.loop, forMode: .common)
+            SDLTestSupport.push(SDL_USEREVENT)
+            let presentsBefore = host.presentCount
+            host.run(frames: 3)
+            link.invalidate()
+            XCTAssertEqual(
+                Array(order.prefix(4)), ["host event", "loop events", "loop render", "host render"],
+                "the host pumps first and marks the frame after the game drew: \(order)")
+            XCTAssertGreaterThanOrEqual(host.presentCount - presentsBefore, 2, "frames are still presented")
+            SDLTestSupport.push(SDL_QUIT)
+            let framesBefore = host.loop.frameIndex
+            host.run(frames: 5)
+            XCTAssertEqual(host.loop.frameIndex - framesBefore, 1, "SDL_QUIT still stops the loop after its frame")
+        }
+    }
+
     func testAQuitEventStopsRun() throws {
         try MainActor.assumeIsolated { () throws in
             let host = try SDLHost(title: "quit", width: 160, height: 120, hidden: true)

@@ -79,11 +79,20 @@ public final class FrameLoop {
         }
     }
 
-    /// Called at the start of every frame, before timers: pump input here. FrameLinkSDL sets it.
+    /// Called at the start of every frame, before timers: handle input here. A host's own event
+    /// pump (FrameLinkSDL's `SDLHost`) runs before it and is not replaced by setting it.
     public var eventHandler: (@MainActor (FrameLoop) -> Void)?
 
-    /// Called at the end of every frame, after display links: draw here.
+    /// Called at the end of every frame, after display links: draw here. A host's own render hook
+    /// (FrameLinkSDL's `SDLHost`, which calls its own draw handlers and marks the frame for
+    /// presenting) runs after it and is not replaced by setting it.
     public var renderHandler: (@MainActor (FrameLoop) -> Void)?
+
+    /// The host's event pump, run at the start of every frame before ``eventHandler``.
+    package var hostEventHandler: (@MainActor (FrameLoop) -> Void)?
+
+    /// The host's render hook, run at the end of every frame after ``renderHandler``.
+    package var hostRenderHandler: (@MainActor (FrameLoop) -> Void)?
 
     /// The display links, and their pass.
     let links = _LinkList()
@@ -238,8 +247,9 @@ public final class FrameLoop {
         var blame = _FrameBlame()
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
         var mark = source.now.nanoseconds
-        if let eventHandler {
-            eventHandler(self)
+        if hostEventHandler != nil || eventHandler != nil {
+            hostEventHandler?(self)
+            eventHandler?(self)
             mark = endPhase(.events, startedAt: mark, blame: &blame, culprit: .handler("event handler"))
         }
         timers.fireDue(
@@ -251,8 +261,9 @@ public final class FrameLoop {
             resynchronizes: isResynchronizing)
         links.deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
         mark = endPhase(.links, startedAt: mark, blame: &blame, culprit: nil)
-        if let renderHandler {
-            renderHandler(self)
+        if renderHandler != nil || hostRenderHandler != nil {
+            renderHandler?(self)
+            hostRenderHandler?(self)
             mark = endPhase(.render, startedAt: mark, blame: &blame, culprit: .handler("render handler"))
         }
         lastFrameBlame = blame
