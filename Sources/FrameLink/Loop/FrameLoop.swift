@@ -80,11 +80,11 @@ public final class FrameLoop {
     }
 
     /// Called at the start of every frame, before timers: handle input here. A host's own event
-    /// pump (FrameLinkSDL's `SDLHost`) runs before it and is not replaced by setting it.
+    /// pump (FrameLinkSDL's window host) runs before it and is not replaced by setting it.
     public var eventHandler: (@MainActor (FrameLoop) -> Void)?
 
     /// Called at the end of every frame, after display links: draw here. A host's own render hook
-    /// (FrameLinkSDL's `SDLHost`, which calls its own draw handlers and marks the frame for
+    /// (FrameLinkSDL's window host, which calls its own draw handlers and marks the frame for
     /// presenting) runs after it and is not replaced by setting it.
     public var renderHandler: (@MainActor (FrameLoop) -> Void)?
 
