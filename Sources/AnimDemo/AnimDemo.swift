@@ -141,7 +141,7 @@ struct AnimDemo: ParsableCommand {
         let options = DemoOptions(
             sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot, reportPath: report,
             seed: seed, assetsFolder: assets, width: width, height: height,
-            refreshRate: refreshRate.flatMap { try? FrameRate(framesPerSecond: $0) },
+            refreshRate: refreshRate.flatMap { FrameRate(framesPerSecond: $0) },
             vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
             stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion)
         let outcome = try MainActor.assumeIsolated { () throws -> DemoApp.Outcome in

@@ -201,22 +201,22 @@ final class DemoApp {
 
     private func installTimers() throws {
         // The clock: a .default timer, so it stops while the mouse drags (the loop is in .tracking).
-        let clock = try FrameTimer(target: hud, interval: .seconds(1)) { hud, _ in hud.tick() }
+        let clock = FrameTimer(target: hud, interval: .seconds(1)) { hud, _ in hud.tick() }
         clock.label = "clock"
         clock.add(to: host.loop, forMode: .default)
 
-        let text = try FrameTimer(target: self, interval: .milliseconds(250)) { app, _ in app.refreshHUDText() }
+        let text = FrameTimer(target: self, interval: .milliseconds(250)) { app, _ in app.refreshHUDText() }
         text.label = "hud text"
         text.add(to: host.loop, forMode: .common)
 
         // Signals are checked between frames, as input is: the run then ends like a closed window.
-        let signals = try FrameTimer(target: self, interval: .milliseconds(50)) { app, _ in app.checkSignals() }
+        let signals = FrameTimer(target: self, interval: .milliseconds(50)) { app, _ in app.checkSignals() }
         signals.label = "signals"
         signals.add(to: host.loop, forMode: .common)
         timers = [clock, text, signals]
 
         if options.frames != nil, isatty(STDERR_FILENO) != 0 {
-            let progress = try FrameTimer(target: self, interval: .seconds(1)) { app, _ in app.printProgress() }
+            let progress = FrameTimer(target: self, interval: .seconds(1)) { app, _ in app.printProgress() }
             progress.label = "progress"
             progress.add(to: host.loop, forMode: .common)
             timers.append(progress)

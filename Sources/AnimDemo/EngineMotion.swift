@@ -41,14 +41,12 @@ final class EngineMotion: SpriteMotion {
     /// The curves the tweens use, in turn.
     private static let curves: [TimingCurve] = [
         .easeInOut, .easeOutBounce, .easeInOutElastic, .easeInOutBack, .easeInOutSine, .easeOutElastic,
-        (try? .cubicBezier(0.68, -0.55, 0.27, 1.55)) ?? .easeInOut, .linear,
-        (try? .cubicBezier(0.1, 0.7, 0.1, 1)) ?? .easeOut, .easeInOutExpo,
+        .cubicBezier(0.68, -0.55, 0.27, 1.55), .linear, .cubicBezier(0.1, 0.7, 0.1, 1), .easeInOutExpo,
     ]
 
     /// The springs the followers use, in turn: from quick and bouncy to slow and smooth.
     private static let springs: [Spring] = [
-        .bouncy, .snappy, .smooth, (try? Spring(response: 0.9, dampingRatio: 0.45)) ?? .bouncy,
-        (try? Spring(response: 1.4, dampingRatio: 0.8)) ?? .smooth,
+        .bouncy, .snappy, .smooth, Spring(response: 0.9, dampingRatio: 0.45), Spring(response: 1.4, dampingRatio: 0.8),
     ]
 
     /// How often (in game seconds) the springs' target moves along its path without a mouse.
@@ -137,7 +135,7 @@ final class EngineMotion: SpriteMotion {
         if let virtualSource {
             let nanoseconds = Int64((time * 1e9).rounded())
             if nanoseconds > drivenNanoseconds {
-                try? virtualSource.advance(by: .nanoseconds(nanoseconds - drivenNanoseconds))
+                virtualSource.advance(by: .nanoseconds(nanoseconds - drivenNanoseconds))
                 drivenNanoseconds = nanoseconds
             }
         }
@@ -261,11 +259,7 @@ final class EngineMotion: SpriteMotion {
             }
             points.append(points[0])
             let duration = Double.random(in: 4...9, using: &generator)
-            // The points are finite and the duration positive: the keyframes are valid.
-            if let keyframes = try? Keyframes(values: points, mode: .smooth, duration: duration) {
-                return .path(keyframes)
-            }
-            return .tween(from: points[0], to: points[1], duration: duration, curve: .easeInOut, delay: 0)
+            return .path(Keyframes(values: points, mode: .smooth, duration: duration))
         default:
             let angle = Double.random(in: 0..<(2 * .pi), using: &generator)
             let distance = Double.random(in: 20...220, using: &generator)
@@ -280,23 +274,20 @@ final class EngineMotion: SpriteMotion {
         let current = positions[index]
         switch roles[index] {
         case .tween(_, let to, let duration, let curve, let delay):
-            guard let tween = try? Tween(from: current, to: to, duration: duration, curve: curve),
-                let timing = try? AnimationTiming(delay: delay, repeatCount: .infinity, autoreverses: true)
-            else { return }
-            _ = try? animator.add(tween, timing: timing, into: positions, at: index)
+            let tween = Tween(from: current, to: to, duration: duration, curve: curve)
+            let timing = AnimationTiming(delay: delay, repeatCount: .infinity, autoreverses: true)
+            animator.add(tween, timing: timing, into: positions, at: index)
         case .path(let keyframes):
-            guard let timing = try? AnimationTiming(repeatCount: .infinity) else { return }
-            _ = try? animator.add(keyframes, timing: timing, into: positions, at: index)
+            animator.add(keyframes, timing: AnimationTiming(repeatCount: .infinity), into: positions, at: index)
         case .spring:
             springTo(index, target: springTarget(index))
         }
     }
 
     private func springTo(_ index: Int, target: SIMD2<Double>) {
-        guard case .spring(_, let spring) = roles[index],
-            let animation = try? SpringAnimation(from: positions[index], to: target, spring: spring, threshold: 0.5)
-        else { return }
-        _ = try? animator.add(animation, into: positions, at: index)
+        guard case .spring(_, let spring) = roles[index] else { return }
+        let animation = SpringAnimation(from: positions[index], to: target, spring: spring, threshold: 0.5)
+        animator.add(animation, into: positions, at: index)
     }
 
     /// Where the springs head: the mouse once it has moved, else a point on a slow figure-eight.
@@ -357,11 +348,9 @@ final class EngineMotion: SpriteMotion {
             rest.x = min(max(rest.x, half), max(half, width - half))
             rest.y = min(max(rest.y, half), max(half, height - half))
             let bounded = (from - rest) * constant
-            guard let decay = try? DecayAnimation(from: from, initialVelocity: bounded, threshold: 0.5) else {
-                continue
-            }
+            let decay = DecayAnimation(from: from, initialVelocity: bounded, threshold: 0.5)
             isThrown[index] = true
-            _ = try? animator.add(decay, into: positions, at: index) { [weak self] result in
+            animator.add(decay, into: positions, at: index) { [weak self] result in
                 guard let self, result == .finished, generation == thrownGeneration else { return }
                 returnHome(index)
             }
@@ -376,11 +365,8 @@ final class EngineMotion: SpriteMotion {
             return
         }
         let homeGeneration = generation
-        guard
-            let spring = try? SpringAnimation(
-                from: positions[index], to: home, spring: .bouncy, threshold: 0.5)
-        else { return }
-        _ = try? animator.add(spring, into: positions, at: index) { [weak self] result in
+        let spring = SpringAnimation(from: positions[index], to: home, spring: .bouncy, threshold: 0.5)
+        animator.add(spring, into: positions, at: index) { [weak self] result in
             guard let self, result == .finished, generation == homeGeneration, !isThrown[index] else { return }
             start(index)
         }

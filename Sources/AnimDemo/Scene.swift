@@ -57,7 +57,7 @@ final class Scene {
         self.seed = seed
         self.timeline = timeline
         // GameClock's defaults (a 1/60 s step, a 250 ms delta cap) are valid: it cannot throw here.
-        clock = try! GameClock()
+        clock = GameClock()
         motion = OrbitMotion(width: width, height: height, seed: seed)
         setCount(count)
     }
@@ -102,7 +102,7 @@ final class Scene {
     /// Switches between normal speed and slow motion.
     func toggleSlowMotion() {
         // Both scales are finite and non-negative: setTimeScale cannot throw.
-        try? clock.setTimeScale(clock.timeScale == 1 ? Self.slowMotionScale : 1)
+        clock.setTimeScale(clock.timeScale == 1 ? Self.slowMotionScale : 1)
         motion.setTimeScale(currentTimeScale)
     }
 

@@ -37,7 +37,7 @@ extension SDLHost {
     func displayChanged(reportedRate: Int?) {
         guard reportedRate != displayRefreshRate else { return }
         displayRefreshRate = reportedRate
-        let displayRate = reportedRate.flatMap { try? FrameRate(numerator: Int64($0)) }
+        let displayRate = reportedRate.flatMap { FrameRate(numerator: Int64($0)) }
         refreshRate = refreshRateOverride ?? displayRate ?? .hz60
         source.displayRefreshRate = refreshRate
         source.note = Self.pacingReason(override: refreshRateOverride, reported: reportedRate, vsync: vsyncNote)

@@ -275,7 +275,7 @@ public final class SDLHost {
         vsyncNote = setup.vsyncNote
         let reported = Self.reportedRefreshRate(of: setup.window)
         displayRefreshRate = reported
-        let displayRate = reported.flatMap { try? FrameRate(numerator: Int64($0)) }
+        let displayRate = reported.flatMap { FrameRate(numerator: Int64($0)) }
         refreshRate = override ?? displayRate ?? .hz60
 
         source = PresentSource(displayRefreshRate: refreshRate, pacing: setup.hasVSync ? .automatic : .deadline)

@@ -61,13 +61,11 @@ extension PlotScenario {
             throw ScenarioError("\(option) \(hertz) is out of range: use a number of hertz in 10...500")
         }
         let ntscWhole = (hertz * 1.001).rounded()
-        if hertz != hertz.rounded(), abs(ntscWhole * 1000 / 1001 - hertz) < 0.005,
-            let ntsc = try? FrameRate(numerator: Int64(ntscWhole) * 1000, denominator: 1001)
-        {
-            return ntsc
+        if hertz != hertz.rounded(), abs(ntscWhole * 1000 / 1001 - hertz) < 0.005 {
+            return FrameRate(numerator: Int64(ntscWhole) * 1000, denominator: 1001)
         }
         do {
-            return try FrameRate(framesPerSecond: hertz)
+            return try FrameRate(validating: hertz)
         } catch {
             throw ScenarioError("\(option) \(hertz): \(error)")
         }

@@ -39,7 +39,7 @@ package struct ScenarioRun: Sendable {
         do {
             lab = try DisplayLab(
                 refresh: .fixed(scenario.refreshRate), buffers: scenario.buffers,
-                jitter: try PresentJitter.uniform(upTo: scenario.jitter), seed: scenario.seed)
+                jitter: PresentJitter.uniform(upTo: scenario.jitter), seed: scenario.seed)
         } catch {
             throw ScenarioError("the display lab refused the scenario: \(error)")
         }

@@ -15,8 +15,8 @@ final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
             defer { host.close() }
             host.displayChanged(reportedRate: 144)
             XCTAssertEqual(host.displayRefreshRate, 144)
-            XCTAssertEqual(host.refreshRate, try FrameRate(numerator: 144))
-            XCTAssertEqual(host.source.displayRefreshRate, try FrameRate(numerator: 144))
+            XCTAssertEqual(host.refreshRate, FrameRate(numerator: 144))
+            XCTAssertEqual(host.source.displayRefreshRate, FrameRate(numerator: 144))
             XCTAssertTrue(
                 host.source.pacingDescription.contains("the display's reported refresh rate (144 Hz)"),
                 host.source.pacingDescription)
@@ -31,7 +31,7 @@ final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
 
     func testARateGivenToTheHostIsKeptAcrossMoves() throws {
         try MainActor.assumeIsolated { () throws in
-            let cap = try FrameRate(numerator: 50)
+            let cap = FrameRate(numerator: 50)
             let host = try SDLHost(title: "capped", width: 160, height: 120, refreshRate: cap, hidden: true)
             defer { host.close() }
             host.displayChanged(reportedRate: 144)

@@ -87,7 +87,7 @@ final class SDLHostTests: SDLDummyDriverTestCase {
             host.run(frames: 3)
 
             var timedOut = false
-            let safety = try FrameTimer(interval: .seconds(5), repeats: false) { _ in
+            let safety = FrameTimer(interval: .seconds(5), repeats: false) { _ in
                 timedOut = true
                 host.loop.stop()
             }
@@ -137,9 +137,9 @@ final class SDLHostTests: SDLDummyDriverTestCase {
             link.add(to: host.loop, forMode: .common)
             var defaultFires = 0
             var commonFires = 0
-            let defaultTimer = try FrameTimer(interval: .milliseconds(1), repeats: true) { _ in defaultFires += 1 }
+            let defaultTimer = FrameTimer(interval: .milliseconds(1), repeats: true) { _ in defaultFires += 1 }
             defaultTimer.add(to: host.loop, forMode: .default)
-            let commonTimer = try FrameTimer(interval: .milliseconds(1), repeats: true) { _ in commonFires += 1 }
+            let commonTimer = FrameTimer(interval: .milliseconds(1), repeats: true) { _ in commonFires += 1 }
             commonTimer.add(to: host.loop, forMode: .common)
 
             host.run(frames: 6)  // after the three start-up frames presented back to back
@@ -209,7 +209,7 @@ final class SDLHostTests: SDLDummyDriverTestCase {
                 }
             }
             var timedOut = false
-            let safety = try FrameTimer(interval: .seconds(5), repeats: false) { _ in
+            let safety = FrameTimer(interval: .seconds(5), repeats: false) { _ in
                 timedOut = true
                 host.loop.stop()
             }
@@ -244,7 +244,7 @@ final class SDLHostTests: SDLDummyDriverTestCase {
             var drawn = 0
             host.renderHandler = { _ in drawn += 1 }
             // No display link: the loop wakes only for the timer, and must still show what it drew.
-            let timer = try FrameTimer(interval: .milliseconds(20), repeats: true, repeatCount: 5) { timer in
+            let timer = FrameTimer(interval: .milliseconds(20), repeats: true, repeatCount: 5) { timer in
                 if timer.fireCount == 5 { host.loop.stop() }
             }
             timer.add(to: host.loop, forMode: .common)

@@ -29,36 +29,36 @@ struct AnimationDeterminismTests {
         let samples = Samples()
         let body = Body()
 
-        let tween = try Tween(from: 0.0, to: 100, duration: 0.8, curve: .easeInOut)
-        let tweenTiming = try AnimationTiming(delay: 0.2, speed: 1.3, repeatCount: 2.5, autoreverses: true)
+        let tween = Tween(from: 0.0, to: 100, duration: 0.8, curve: .easeInOut)
+        let tweenTiming = AnimationTiming(delay: 0.2, speed: 1.3, repeatCount: 2.5, autoreverses: true)
         animator.add(tween, timing: tweenTiming) { samples.record("tween", animator.targetTimestamp, [$0]) }
-        let spring = try SpringAnimation(
+        let spring = SpringAnimation(
             from: SIMD2<Double>(0, 0), to: SIMD2(300, -40), initialVelocity: SIMD2(-500, 900), spring: .bouncy)
         animator.add(spring) { samples.record("spring", animator.targetTimestamp, [$0.x, $0.y]) }
-        let decay = try DecayAnimation(from: 50.0, initialVelocity: 2500, bounds: 0...400)
+        let decay = DecayAnimation(from: 50.0, initialVelocity: 2500, bounds: 0...400)
         animator.add(decay) { samples.record("decay", animator.targetTimestamp, [$0]) }
-        let path = try Keyframes(
+        let path = Keyframes(
             values: [SIMD2<Float>(0, 0), SIMD2(10, 40), SIMD2(-20, 10), SIMD2(5, 5)], curves: [.easeOutBack],
             mode: .smooth, duration: 1.7)
-        animator.add(path, timing: try AnimationTiming(repeatCount: .infinity)) {
+        animator.add(path, timing: AnimationTiming(repeatCount: .infinity)) {
             samples.record("keyframes", animator.targetTimestamp, [Double($0.x), Double($0.y)])
         }
-        let jump = try Tween(from: 0.0, to: 200, duration: 0.6, curve: .easeOutBounce)
-        let fall = try SpringAnimation(from: 200.0, to: 0, spring: .snappy)
+        let jump = Tween(from: 0.0, to: 200, duration: 0.6, curve: .easeOutBounce)
+        let fall = SpringAnimation(from: 200.0, to: 0, spring: .snappy)
         animator.add(
             AnimationSequence(
-                AnimationTrack(body, \.height, with: jump), try .wait(0.15), AnimationTrack(body, \.height, with: fall)),
-            timing: try AnimationTiming(repeatCount: 2))
+                AnimationTrack(body, \.height, with: jump), .wait(0.15), AnimationTrack(body, \.height, with: fall)),
+            timing: AnimationTiming(repeatCount: 2))
         loop.renderHandler = { _ in samples.record("sequence", animator.targetTimestamp, [body.height]) }
 
         // At exactly 1 s: slow motion, and a spring on a property that is already animating.
-        let change = try FrameTimer(fireAt: .seconds(1), interval: .seconds(1), repeats: false) { _ in
+        let change = FrameTimer(fireAt: .seconds(1), interval: .seconds(1), repeats: false) { _ in
             animator.timeScale = 0.5
-            _ = try? animator.animate(body, \.position, to: SIMD2(80, 80), duration: 2)
+            _ = animator.animate(body, \.position, to: SIMD2(80, 80), duration: 2)
         }
         change.add(to: loop, forMode: .common)
-        let retarget = try FrameTimer(fireAt: .seconds(1.5), interval: .seconds(1), repeats: false) { _ in
-            _ = try? animator.animate(body, \.position, to: SIMD2(-30, 10), spring: .bouncy)
+        let retarget = FrameTimer(fireAt: .seconds(1.5), interval: .seconds(1), repeats: false) { _ in
+            _ = animator.animate(body, \.position, to: SIMD2(-30, 10), spring: .bouncy)
         }
         retarget.add(to: loop, forMode: .common)
         let watcher = DisplayLink { _ in
@@ -75,13 +75,13 @@ struct AnimationDeterminismTests {
             if var generator = random, !nearChange, generator.next() % 3 == 0 {
                 let skipped = Int64(2 + generator.next() % 6)
                 random = generator
-                try source.advance(by: .nanoseconds(skipped * period))
+                source.advance(by: .nanoseconds(skipped * period))
             } else {
                 if var generator = random {
                     _ = generator.next()
                     random = generator
                 }
-                try source.advance(frames: 1)
+                source.advance(frames: 1)
             }
         }
         return samples
@@ -113,8 +113,8 @@ struct AnimationDeterminismTests {
     @Test("what the animator writes is the pure timing function at the frame's target time")
     func animatorMatchesPureFunction() throws {
         let samples = try Self.run(rate: .hz60, dropSeed: 9)
-        let tween = try Tween(from: 0.0, to: 100, duration: 0.8, curve: .easeInOut)
-        let timing = try AnimationTiming(delay: 0.2, speed: 1.3, repeatCount: 2.5, autoreverses: true)
+        let tween = Tween(from: 0.0, to: 100, duration: 0.8, curve: .easeInOut)
+        let timing = AnimationTiming(delay: 0.2, speed: 1.3, repeatCount: 2.5, autoreverses: true)
         var checked = 0
         for (time, values) in samples.values where time < 1_000_000_000 {
             guard let recorded = values["tween"]?.first else { continue }

@@ -22,13 +22,13 @@ struct AnimationLifetimeTests {
         do {
             let sprite = Sprite()
             probe = sprite
-            try animator.animate(sprite, \.x, to: 100, spring: .bouncy) { result = $0 }
-            try source.advance(frames: 5)
+            animator.animate(sprite, \.x, to: 100, spring: .bouncy) { result = $0 }
+            source.advance(frames: 5)
             #expect(sprite.x > 0)
         }
         #expect(probe == nil, "the animator holds the object weakly")
         #expect(result == nil)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(result == .cancelled)
         #expect(animator.animationCount == 0)
         #expect(animator.isIdle)
@@ -44,22 +44,22 @@ struct AnimationLifetimeTests {
         do {
             let sprite = Sprite()
             probe = sprite
-            animator.add(try Tween(from: 0.0, to: 1, duration: 5), target: sprite) { sprite, value in
+            animator.add(Tween(from: 0.0, to: 1, duration: 5), target: sprite) { sprite, value in
                 sprite.y = value
             } completion: {
                 results.append($0)
             }
             animator.add(
                 AnimationGroup(
-                    AnimationTrack(sprite, \.x, with: try Tween(from: 0.0, to: 1, duration: 5)),
-                    AnimationTrack(survivor, \.x, with: try Tween(from: 0.0, to: 1, duration: 0.5)))
+                    AnimationTrack(sprite, \.x, with: Tween(from: 0.0, to: 1, duration: 5)),
+                    AnimationTrack(survivor, \.x, with: Tween(from: 0.0, to: 1, duration: 0.5)))
             ) { results.append($0) }
-            try source.advance(frames: 3)
+            source.advance(frames: 3)
         }
         #expect(probe == nil)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(results == [.cancelled])
-        try source.advance(frames: 300)
+        source.advance(frames: 300)
         #expect(results == [.cancelled, .cancelled], "the group ends, cancelled, with its timeline (5 s)")
         #expect(survivor.x == 1)
         #expect(animator.animationCount == 0 && animator.isIdle)
@@ -73,10 +73,10 @@ struct AnimationLifetimeTests {
         do {
             let sprite = Sprite()
             probe = sprite
-            animator.add(try Tween(from: 0.0, to: 1, duration: 0.2)) { sprite.x = $0 }
+            animator.add(Tween(from: 0.0, to: 1, duration: 0.2)) { sprite.x = $0 }
         }
         #expect(probe != nil, "by design: the animator keeps the closure until the animation ends")
-        try source.advance(frames: 20)
+        source.advance(frames: 20)
         #expect(probe == nil)
     }
 
@@ -89,11 +89,11 @@ struct AnimationLifetimeTests {
         do {
             let sprite = Sprite()
             probe = sprite
-            handle = animator.add(try Tween(from: 0.0, to: 1, duration: 10)) { sprite.x = $0 }
+            handle = animator.add(Tween(from: 0.0, to: 1, duration: 10)) { sprite.x = $0 }
         }
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         handle?.cancel()
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(probe == nil)
         #expect(animator.isIdle)
     }
@@ -108,12 +108,12 @@ struct AnimationLifetimeTests {
             weakAnimator = animator
             let sprite = Sprite()
             probe = sprite
-            animator.add(try Tween(from: 0.0, to: 1, duration: 10)) { sprite.x = $0 }
-            try source.advance(frames: 2)
+            animator.add(Tween(from: 0.0, to: 1, duration: 10)) { sprite.x = $0 }
+            source.advance(frames: 2)
         }
         #expect(weakAnimator == nil)
         #expect(probe == nil)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(loop.linkCount == 0)
     }
 }

@@ -9,7 +9,7 @@ struct AnimationTimingTests {
     static func randomCase(_ random: inout AnimationRandom) throws -> (AnimationTiming, Double) {
         let repeats: [Double] = [1, 2, 3, 0.5, 1.5, 2.25, .infinity]
         let fills: [AnimationTiming.Fill] = [.forwards, .removed, .backwards, .both]
-        let timing = try AnimationTiming(
+        let timing = AnimationTiming(
             delay: random.unit() < 0.3 ? 0 : random.unit() * 2,
             speed: [1, 0.5, 2, 0.25 + random.unit() * 3][Int(random.next() % 4)],
             repeatCount: repeats[Int(random.next() % UInt64(repeats.count))],
@@ -66,7 +66,7 @@ struct AnimationTimingTests {
         var random = AnimationRandom(seed: 11)
         for _ in 0..<2_000 {
             let (timing, duration) = try Self.randomCase(&random)
-            let plain = try AnimationTiming(
+            let plain = AnimationTiming(
                 delay: 0, speed: 1, repeatCount: timing.repeatCount, autoreverses: timing.autoreverses,
                 fill: timing.fill)
             let active = random.unit() * 10
@@ -82,7 +82,7 @@ struct AnimationTimingTests {
         var random = AnimationRandom(seed: 13)
         for _ in 0..<2_000 {
             let duration = 0.1 + random.unit() * 3
-            let timing = try AnimationTiming(repeatCount: 3, autoreverses: true)
+            let timing = AnimationTiming(repeatCount: 3, autoreverses: true)
             let t = random.unit() * duration
             let cycle = Double(random.next() % 3) * 2 * duration
             let forward = timing.localTime(at: cycle + t, duration: duration)
@@ -96,20 +96,20 @@ struct AnimationTimingTests {
     @Test("whole repeats end at the end, or at the start when autoreversing; fractions end midway")
     func endPositions() throws {
         let d = 2.0
-        #expect(try AnimationTiming(repeatCount: 3).localTime(at: 100, duration: d).time == d)
-        #expect(try AnimationTiming(repeatCount: 3, autoreverses: true).localTime(at: 100, duration: d).time == 0)
-        #expect(try AnimationTiming(repeatCount: 1.5).localTime(at: 100, duration: d).time == 1)
-        #expect(try AnimationTiming(repeatCount: 1.25, autoreverses: true).localTime(at: 100, duration: d).time == 1)
-        #expect(try AnimationTiming(repeatCount: .infinity).localTime(at: 1e9 + 0.5, duration: d).phase == .active)
-        #expect(try AnimationTiming(repeatCount: .infinity).totalDuration(forDuration: d) == .infinity)
+        #expect(AnimationTiming(repeatCount: 3).localTime(at: 100, duration: d).time == d)
+        #expect(AnimationTiming(repeatCount: 3, autoreverses: true).localTime(at: 100, duration: d).time == 0)
+        #expect(AnimationTiming(repeatCount: 1.5).localTime(at: 100, duration: d).time == 1)
+        #expect(AnimationTiming(repeatCount: 1.25, autoreverses: true).localTime(at: 100, duration: d).time == 1)
+        #expect(AnimationTiming(repeatCount: .infinity).localTime(at: 1e9 + 0.5, duration: d).phase == .active)
+        #expect(AnimationTiming(repeatCount: .infinity).totalDuration(forDuration: d) == .infinity)
         #expect(
-            try AnimationTiming(delay: 1, speed: 2, repeatCount: 3, autoreverses: true).totalDuration(forDuration: d)
+            AnimationTiming(delay: 1, speed: 2, repeatCount: 3, autoreverses: true).totalDuration(forDuration: d)
                 == 7)
     }
 
     @Test("fill decides what shows during the delay and after the end (seeded)")
     func fill() throws {
-        let tween = try Tween(from: 10.0, to: 20, duration: 1, curve: .linear)
+        let tween = Tween(from: 10.0, to: 20, duration: 1, curve: .linear)
         var random = AnimationRandom(seed: 17)
         for _ in 0..<500 {
             let delay = 0.5 + random.unit()
@@ -118,7 +118,7 @@ struct AnimationTimingTests {
             for (fill, before, end) in [
                 (AnimationTiming.Fill.forwards, nil, 20.0), (.removed, nil, 10), (.backwards, 10, 10), (.both, 10, 20),
             ] as [(AnimationTiming.Fill, Double?, Double)] {
-                let timing = try AnimationTiming(delay: delay, fill: fill)
+                let timing = AnimationTiming(delay: delay, fill: fill)
                 #expect(timing.value(of: tween, at: waiting) == before, "\(fill) while waiting")
                 #expect(timing.value(of: tween, at: after) == end, "\(fill) after the end")
             }
@@ -127,8 +127,8 @@ struct AnimationTimingTests {
 
     @Test("an animation's own delay adds to the timing's delay, once")
     func animationDelay() throws {
-        let tween = try Tween(from: 0.0, to: 1, duration: 1, curve: .linear, delay: 0.5)
-        let timing = try AnimationTiming(delay: 0.25, repeatCount: 2)
+        let tween = Tween(from: 0.0, to: 1, duration: 1, curve: .linear, delay: 0.5)
+        let timing = AnimationTiming(delay: 0.25, repeatCount: 2)
         #expect(timing.value(of: tween, at: 0.7) == nil)
         #expect(timing.value(of: tween, at: 1.25) == 0.5)
         #expect(timing.value(of: tween, at: 2.25) == 0.5)  // the second repeat does not wait again
@@ -138,7 +138,7 @@ struct AnimationTimingTests {
     func zeroDuration() throws {
         let local = AnimationTiming.default.localTime(at: 0, duration: 0)
         #expect(local.phase == .finished && local.time == 0)
-        let jump = try Tween(from: 1.0, to: 5, duration: 0)
+        let jump = Tween(from: 1.0, to: 5, duration: 0)
         #expect(AnimationTiming.default.value(of: jump, at: 0) == 5)
     }
 }

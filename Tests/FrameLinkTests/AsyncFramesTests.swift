@@ -18,7 +18,7 @@ final class AsyncFramesTests: XCTestCase {
     static func settle(_ source: ManualFrameSource, until condition: () -> Bool) throws {
         let giveUp = Date(timeIntervalSinceNow: 2)
         while !condition(), Date() < giveUp {
-            try source.advance(frames: 0)
+            source.advance(frames: 0)
             if !condition() { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001)) }
         }
     }
@@ -38,12 +38,12 @@ final class AsyncFramesTests: XCTestCase {
                 consumer.finished = true
             }
             for frame in Int64(1)...5 {
-                try source.advance(frames: 1)
+                source.advance(frames: 1)
                 try Self.settle(source) { consumer.frames.last == frame }
             }
             XCTAssertEqual(consumer.frames, [1, 2, 3, 4, 5])
             link.invalidate()
-            try source.advance(frames: 2)
+            source.advance(frames: 2)
             try Self.settle(source) { consumer.finished }
             XCTAssertTrue(consumer.finished, "the sequence ends when the link is invalidated")
             XCTAssertEqual(consumer.frames.count, 5)
@@ -66,10 +66,10 @@ final class AsyncFramesTests: XCTestCase {
                     for await _ in stream { consumer.frames.append(0) }
                     consumer.finished = true
                 }
-                try source.advance(frames: 3)
+                source.advance(frames: 3)
                 link.invalidate()
             }
-            try source.advance(frames: 3)
+            source.advance(frames: 3)
             // The task ends after a hop through another thread: give it the real time that takes.
             try Self.settle(source) { weakConsumer == nil }
             XCTAssertNil(weakConsumer, "the task finished and released what it captured")
@@ -88,12 +88,12 @@ final class AsyncFramesTests: XCTestCase {
             Task { @MainActor [consumer] in
                 for await frame in stream { consumer.frames.append(frame.frameIndex) }
             }
-            try source.advance(frames: 10)
+            source.advance(frames: 10)
             loop.drainsMainQueue = true
             try Self.settle(source) { !consumer.frames.isEmpty }
             // Only the newest frame is buffered: frames 1…9 were dropped, not queued.
             XCTAssertEqual(consumer.frames, [10])
-            try source.advance(frames: 1)
+            source.advance(frames: 1)
             try Self.settle(source) { consumer.frames.count == 2 }
             XCTAssertEqual(consumer.frames, [10, 11])
             link.invalidate()
@@ -117,7 +117,7 @@ final class AsyncFramesTests: XCTestCase {
             let giveUp = Date(timeIntervalSinceNow: 10)
             while !consumer.finished, Date() < giveUp {
                 let count = consumer.frames.count
-                try source.advance(frames: 1)
+                source.advance(frames: 1)
                 try Self.settle(source) { consumer.frames.count > count }
             }
             XCTAssertTrue(consumer.finished)

@@ -1,102 +1,69 @@
 import FrameLink
 import Testing
 
-/// Invalid numbers are rejected where they enter the API: initializers and functions throw
-/// `FrameLinkError`; a property setter that cannot throw (`tolerance`) stops with a precondition
-/// message.
-@MainActor
-@Suite("Bad input")
+/// Values from outside the program go through throwing validation: `FrameRate(validating:)` for a
+/// rate read at run time, and the interval check every timer, clock and virtual-time call shares
+/// (which stops the program instead when the value is an argument; see `ProgrammerErrorTests`).
+@Suite("Bad input: validation that throws")
 struct BadInputTests {
     @Test(
-        "timer intervals that are zero, negative, NaN or infinite are rejected",
+        "intervals in seconds that are zero, negative, NaN, infinite, under 1 ns or absurd are refused",
         arguments: [
             0.0, -1.0, -0.0, Double.nan, Double.infinity, -Double.infinity, 1e-12, 1e300,
         ])
     func badSecondsInterval(seconds: Double) {
         #expect(throws: FrameLinkError.self) {
-            try FrameTimer(timeInterval: seconds, repeats: true) { _ in }
-        }
-        #expect(throws: FrameLinkError.self) {
-            try FrameTimer.scheduledTimer(withTimeInterval: seconds, repeats: false) { _ in }
+            try FrameLinkError.checkedNanoseconds(seconds: seconds, what: "timer interval")
         }
     }
 
+    @Test("a zero interval is refused unless zero is allowed; negative ones always are")
+    func zeroAllowed() throws {
+        #expect(try FrameLinkError.checkedNanoseconds(seconds: 0, what: "leeway", allowZero: true) == 0)
+        #expect(try FrameLinkError.checkedNanoseconds(.zero, what: "leeway", allowZero: true) == 0)
+        #expect(throws: FrameLinkError.self) {
+            try FrameLinkError.checkedNanoseconds(seconds: -1, what: "leeway", allowZero: true)
+        }
+        #expect(try FrameLinkError.checkedNanoseconds(seconds: 1.5, what: "interval") == 1_500_000_000)
+    }
+
     @Test(
-        "Duration intervals that are zero or negative are rejected",
+        "Duration intervals that are zero, negative or unbounded are refused",
         arguments: [
-            Duration.zero, .seconds(-1), .nanoseconds(-1),
+            Duration.zero, .seconds(-1), .nanoseconds(-1), .seconds(Int64.max),
         ])
     func badDurationInterval(interval: Duration) {
-        #expect(throws: FrameLinkError.self) { try FrameTimer(interval: interval, repeats: true) { _ in } }
-        #expect(throws: FrameLinkError.self) {
-            try FrameTimer(target: Owner(), interval: interval) { _, _ in }
-        }
-    }
-
-    @Test("repeat counts below one are rejected")
-    func badRepeatCount() {
-        #expect(throws: FrameLinkError.self) {
-            try FrameTimer(interval: .seconds(1), repeats: true, repeatCount: 0) { _ in }
-        }
-        #expect(throws: FrameLinkError.self) {
-            try FrameTimer(interval: .seconds(1), repeats: true, repeatCount: -3) { _ in }
-        }
+        #expect(throws: FrameLinkError.self) { try FrameLinkError.checkedNanoseconds(interval, what: "interval") }
     }
 
     @Test(
-        "frame rates that are zero, negative, NaN, infinite or absurd are rejected",
+        "rates read at run time that are zero, negative, NaN, infinite or absurd are refused",
         arguments: [
             0.0, -60.0, Double.nan, Double.infinity, -Double.infinity, 1e9, 0.0001,
         ])
     func badFrameRate(rate: Double) {
-        #expect(throws: FrameLinkError.self) { try FrameRate(framesPerSecond: rate) }
+        #expect(throws: FrameLinkError.self) { try FrameRate(validating: rate) }
     }
 
-    @Test("rates and periods that are not positive are rejected")
-    func badFractions() {
-        #expect(throws: FrameLinkError.self) { try FrameRate(numerator: 0) }
-        #expect(throws: FrameLinkError.self) { try FrameRate(numerator: 60, denominator: -1) }
-        #expect(throws: FrameLinkError.self) { try FrameRate(period: .zero) }
-        #expect(throws: FrameLinkError.self) { try ManualFrameSource(period: .seconds(-1)) }
+    @Test("a valid rate read at run time is the same rate as the constant")
+    func goodFrameRate() throws {
+        #expect(try FrameRate(validating: 144) == .hz144)
+        #expect(try FrameRate(validating: 59.94) == FrameRate(numerator: 2_997, denominator: 50))
+        #expect(FrameRate(framesPerSecond: 75) == .hz75)
     }
 
     @Test("errors say what was wrong")
     func messages() {
-        do {
-            _ = try FrameTimer(timeInterval: .nan, repeats: true) { _ in }
-            Issue.record("no error thrown")
-        } catch {
-            #expect(error.description == "invalid interval: timer interval of nan s: must be finite")
+        #expect(throws: FrameLinkError.invalidInterval("timer interval of nan s: must be finite")) {
+            try FrameLinkError.checkedNanoseconds(seconds: .nan, what: "timer interval")
         }
-    }
-
-    @Test("scheduledTimer without any loop is an error, not a silent no-op")
-    func scheduledWithoutLoop() async {
-        // Run where no loop has been created: a fresh process.
-        await #expect(processExitsWith: .success) {
-            await MainActor.run {
-                do throws(FrameLinkError) {
-                    _ = try FrameTimer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in }
-                    exit(1)
-                } catch {
-                    guard case .unsupported = error else { exit(2) }
-                    exit(0)
-                }
-            }
+        #expect(
+            throws: FrameLinkError.invalidFrameRate("0.0 frames per second: must be finite, above 0 and at most 100000")
+        ) {
+            try FrameRate(validating: 0)
         }
-    }
-
-    @Test("a negative tolerance stops the program with a precondition message")
-    func negativeTolerance() async {
-        await #expect(processExitsWith: .failure) {
-            await MainActor.run {
-                let timer = try? FrameTimer(interval: .seconds(1), repeats: true) { _ in }
-                timer?.tolerance = .milliseconds(-1)
-            }
-        }
+        #expect(
+            FrameLinkError.invalidInterval("x").description == "invalid interval: x",
+            "the description names the kind of problem first")
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

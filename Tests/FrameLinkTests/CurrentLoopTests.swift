@@ -15,7 +15,7 @@ struct CurrentLoopTests {
         let link = DisplayLink { link in
             link.invalidate()
             #expect(FrameLoop.current === first)
-            _ = try? FrameTimer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in }
+            _ = FrameTimer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in }
         }
         link.add(to: first, forMode: .common)
         return (first, second, firstSource)

@@ -7,10 +7,10 @@ import Testing
 @MainActor
 @Suite("Display lab: pacing on simulated displays, against the ground truth")
 struct DisplayLabMatrixTests {
-    nonisolated static let hz62_5 = try! FrameRate(numerator: 125, denominator: 2)
-    nonisolated static let jitter03 = try! PresentJitter.uniform(upTo: .microseconds(300))
-    nonisolated static let jitter15 = try! PresentJitter.uniform(upTo: .microseconds(1500))
-    nonisolated static let exponential03 = try! PresentJitter.exponential(mean: .microseconds(300))
+    nonisolated static let hz62_5 = FrameRate(numerator: 125, denominator: 2)
+    nonisolated static let jitter03 = PresentJitter.uniform(upTo: .microseconds(300))
+    nonisolated static let jitter15 = PresentJitter.uniform(upTo: .microseconds(1500))
+    nonisolated static let exponential03 = PresentJitter.exponential(mean: .microseconds(300))
 
     nonisolated static let scenarios: [LabScenario] = [
         LabScenario(name: "60 Hz, no jitter", refresh: .fixed(.hz60, phase: .microseconds(3_700)), lockedBy: 140),
@@ -81,10 +81,10 @@ struct DisplayLabMatrixTests {
             jitter: jitter03, work: .milliseconds(2), lockedBy: 140, finalRate: .hz144),
         LabScenario(
             name: "emulated 60 Hz vsync (Xvfb-like)", refresh: .emulated(.hz60),
-            jitter: try! PresentJitter.uniform(upTo: .milliseconds(3)), mode: .deadline, modeBy: 200),
+            jitter: PresentJitter.uniform(upTo: .milliseconds(3)), mode: .deadline, modeBy: 200),
         LabScenario(
             name: "Xvfb as measured: an emulated 62.5 Hz throttle, a display that reports no rate (60 assumed)",
-            refresh: .emulated(hz62_5), jitter: try! PresentJitter.uniform(upTo: .milliseconds(1)),
+            refresh: .emulated(hz62_5), jitter: PresentJitter.uniform(upTo: .milliseconds(1)),
             nominal: .hz60, mode: .deadline, modeBy: 12, neverFasterThanNominal: true),
         LabScenario(
             name: "a 75 Hz display paced at a 60 Hz cap", refresh: .fixed(.hz75, phase: .milliseconds(3)),

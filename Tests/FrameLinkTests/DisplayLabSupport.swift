@@ -59,7 +59,7 @@ struct LabRun {
     var frames: [Frame] = []
 
     init(_ scenario: LabScenario) throws {
-        lab = try DisplayLab(
+        lab = DisplayLab(
             refresh: scenario.refresh, buffers: scenario.buffers, jitter: scenario.jitter, seed: scenario.seed,
             feedback: scenario.feedback)
         source = lab.makeSource(nominalRate: scenario.nominal)
@@ -80,7 +80,7 @@ struct LabRun {
                 if link.frameIndex == hidden.upperBound { lab.isHidden = false }
             }
             if let move = scenario.move, link.frameIndex == move.frame {
-                try? lab.changeRefresh(to: move.refresh)
+                lab.changeRefresh(to: move.refresh)
                 // The host learns of the move (SDL's display-changed event) and says so.
                 if let rate = DisplayLabMatrixTests.rate(of: move.refresh) { source.displayRefreshRate = rate }
             }

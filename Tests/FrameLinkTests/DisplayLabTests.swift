@@ -40,7 +40,7 @@ struct DisplayLabTests {
         #expect(lab.now == FrameInstant(nanoseconds: 50_000))
         #expect(lab.frames[0].shownAt == nil)
 
-        let vrr = try DisplayLab(refresh: .variable(minimum: try FrameRate(numerator: 48), maximum: .hz120))
+        let vrr = try DisplayLab(refresh: .variable(minimum: FrameRate(numerator: 48), maximum: .hz120))
         vrr.work(for: .milliseconds(10))
         vrr.present()
         #expect(vrr.frames[0].shownAt == FrameInstant(nanoseconds: 10_000_000), "shown when presented")
@@ -53,7 +53,7 @@ struct DisplayLabTests {
     func seeded() throws {
         func run(_ seed: UInt64) throws -> [FrameInstant] {
             let lab = try DisplayLab(
-                refresh: .fixed(.hz60), jitter: try .exponential(mean: .microseconds(500)), seed: seed)
+                refresh: .fixed(.hz60), jitter: .exponential(mean: .microseconds(500)), seed: seed)
             for _ in 0..<20 {
                 lab.work(for: .milliseconds(3))
                 lab.present()
@@ -62,26 +62,5 @@ struct DisplayLabTests {
         }
         #expect(try run(3) == run(3))
         #expect(try run(3) != run(4))
-    }
-
-    @Test("bad input is a clear error: no buffers, a negative jitter, a phase outside a period, min above max, NaN")
-    func badInput() throws {
-        #expect(throws: FrameLinkError.self) { try DisplayLab(refresh: .fixed(.hz60), buffers: 0) }
-        #expect(throws: FrameLinkError.self) { try PresentJitter.uniform(upTo: .microseconds(-1)) }
-        #expect(throws: FrameLinkError.self) { try PresentJitter.exponential(mean: .seconds(-1)) }
-        #expect(throws: FrameLinkError.self) { try DisplayLab(refresh: .fixed(.hz60, phase: .milliseconds(17))) }
-        #expect(throws: FrameLinkError.self) {
-            try DisplayLab(refresh: .variable(minimum: .hz120, maximum: .hz60))
-        }
-        #expect(throws: FrameLinkError.self) { try FrameRate(framesPerSecond: .nan) }
-        #expect(throws: FrameLinkError.self) { try FrameRate(framesPerSecond: 0) }
-        do {
-            _ = try DisplayLab(refresh: .fixed(.hz60), buffers: 0)
-        } catch {
-            #expect(
-                error.description == "invalid count: DisplayLab: 0 buffers; a swap chain has 2 (double buffering) to 8")
-        }
-        let lab = try DisplayLab(refresh: .fixed(.hz60))
-        #expect(throws: FrameLinkError.self) { try lab.changeRefresh(to: .variable(minimum: .hz120, maximum: .hz60)) }
     }
 }

@@ -12,7 +12,7 @@ struct DisplayLinkTests {
             seen.append((link.frameIndex, link.timestamp, link.targetTimestamp, link.duration))
         }
         link.add(to: loop, forMode: .default)
-        try source.advance(frames: 3)
+        source.advance(frames: 3)
         #expect(seen.values.map(\.0) == [1, 2, 3])
         #expect(seen.values.map(\.1) == [16_666_666, 33_333_333, 50_000_000].map(FrameInstant.init(nanoseconds:)))
         #expect(seen.values.map(\.2) == [33_333_333, 50_000_000, 66_666_666].map(FrameInstant.init(nanoseconds:)))
@@ -25,21 +25,21 @@ struct DisplayLinkTests {
         let (source, loop) = makeLoop()
         var calls = 0
         let link = DisplayLink { _ in calls += 1 }
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         #expect(calls == 0)
         link.add(to: loop, forMode: .default)
         link.add(to: loop, forMode: .tracking)
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         link.remove(from: loop, forMode: .default)
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         #expect(calls == 2)
         #expect(loop.linkCount == 1)
         loop.currentMode = .tracking
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         #expect(calls == 4)
         link.remove(from: loop, forMode: .tracking)
         #expect(loop.linkCount == 0)
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         #expect(calls == 4)
     }
 
@@ -51,10 +51,10 @@ struct DisplayLinkTests {
         DisplayLink { _ in defaultCalls += 1 }.add(to: loop, forMode: .default)
         DisplayLink { _ in commonCalls += 1 }.add(to: loop, forMode: .common)
         loop.currentMode = .tracking
-        try source.advance(frames: 10)
+        source.advance(frames: 10)
         #expect(defaultCalls == 0 && commonCalls == 10)
         loop.currentMode = .default
-        try source.advance(frames: 10)
+        source.advance(frames: 10)
         #expect(defaultCalls == 10 && commonCalls == 20)
     }
 
@@ -64,12 +64,12 @@ struct DisplayLinkTests {
             (60.0, 30.0, 2), (60.0, 20.0, 3), (120.0, 30.0, 4), (60.0, 60.0, 1), (60.0, 120.0, 1), (60.0, 40.0, 2),
         ])
     func preferredRate(display: Double, preferred: Double, every: Int) throws {
-        let (source, loop) = makeLoop(rate: try FrameRate(framesPerSecond: display))
+        let (source, loop) = makeLoop(rate: FrameRate(framesPerSecond: display))
         let frames = Recorder<Int64>()
         let link = DisplayLink { link in frames.append(link.frameIndex) }
-        link.preferredFrameRate = try FrameRate(framesPerSecond: preferred)
+        link.preferredFrameRate = FrameRate(framesPerSecond: preferred)
         link.add(to: loop, forMode: .common)
-        try source.advance(frames: 12)
+        source.advance(frames: 12)
         let gaps = zip(frames.values.dropFirst(), frames.values).map { $0 - $1 }
         #expect(frames.values.count == 12 / every)
         #expect(gaps.allSatisfy { $0 == Int64(every) })
@@ -78,7 +78,7 @@ struct DisplayLinkTests {
         #expect(link.targetTimestamp.nanoseconds == rate.offsetNanoseconds(ofFrame: link.frameIndex + Int64(every)))
         link.preferredFrameRate = nil
         let before = frames.values.count
-        try source.advance(frames: 4)
+        source.advance(frames: 4)
         #expect(frames.values.count == before + 4)
     }
 
@@ -88,12 +88,12 @@ struct DisplayLinkTests {
         var calls = 0
         let link = DisplayLink { _ in calls += 1 }
         link.add(to: loop, forMode: .default)
-        try source.advance(frames: 3)
+        source.advance(frames: 3)
         link.isPaused = true
-        try source.advance(frames: 3)
+        source.advance(frames: 3)
         #expect(calls == 3 && loop.linkCount == 1)
         link.isPaused = false
-        try source.advance(frames: 3)
+        source.advance(frames: 3)
         #expect(calls == 6)
     }
 
@@ -116,11 +116,11 @@ struct DisplayLinkTests {
         second = DisplayLink { _ in secondCalls += 1 }
         first.add(to: loop, forMode: .default)
         second?.add(to: loop, forMode: .default)
-        try source.advance(frames: 5)
+        source.advance(frames: 5)
         #expect(firstCalls == 2 && secondCalls == 1)
         #expect(loop.linkCount == 0)
         first.add(to: loop, forMode: .default)  // an invalidated link cannot come back
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(firstCalls == 2 && loop.linkCount == 0)
     }
 
@@ -134,7 +134,7 @@ struct DisplayLinkTests {
             late.add(to: loop, forMode: .default)
         }
         first.add(to: loop, forMode: .default)
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         #expect(order.values == ["first", "first", "late"])
     }
 
@@ -145,9 +145,9 @@ struct DisplayLinkTests {
         loop.eventHandler = { _ in order.append("events") }
         loop.renderHandler = { _ in order.append("render") }
         DisplayLink { _ in order.append("link") }.add(to: loop, forMode: .default)
-        let timer = try FrameTimer(interval: .nanoseconds(1), repeats: false) { _ in order.append("timer") }
+        let timer = FrameTimer(interval: .nanoseconds(1), repeats: false) { _ in order.append("timer") }
         timer.add(to: loop, forMode: .default)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(order.values == ["events", "timer", "link", "render"])
     }
 
@@ -173,7 +173,7 @@ struct DisplayLinkTests {
     func idleSleepsToDeadline() throws {
         let source = RecordingIdleSource()
         let loop = FrameLoop(source: source)
-        let timer = try FrameTimer(interval: .seconds(2), repeats: true) { _ in }
+        let timer = FrameTimer(interval: .seconds(2), repeats: true) { _ in }
         timer.add(to: loop, forMode: .default)
         loop.run(frames: 3)
         #expect(source.framesWaited == 0)
@@ -193,7 +193,7 @@ struct DisplayLinkTests {
     func idleIgnoresOtherModes() throws {
         let source = RecordingIdleSource()
         let loop = FrameLoop(source: source)
-        let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in }
+        let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in }
         timer.add(to: loop, forMode: .tracking)
         loop.runFrame()
         #expect(source.idleDeadlines == [nil])

@@ -10,7 +10,7 @@ struct EmbeddingTests {
     func makeScene(on loop: FrameLoop, source: ManualFrameSource, log: Recorder<String>) throws -> [AnyObject] {
         let link = DisplayLink { link in
             log.append("link \(link.frameIndex) \(link.timestamp.nanoseconds)")
-            if link.frameIndex == 100 { try? source.simulateWork(for: .milliseconds(40)) }
+            if link.frameIndex == 100 { source.simulateWork(for: .milliseconds(40)) }
             if link.frameIndex == 200 { loop.currentMode = .tracking }
             if link.frameIndex == 260 { loop.currentMode = .default }
         }
@@ -19,11 +19,11 @@ struct EmbeddingTests {
         let half = DisplayLink { link in log.append("half \(link.frameIndex)") }
         half.preferredFrameRate = .hz30
         half.add(to: loop, forMode: .default)
-        let clock = try FrameTimer(interval: .milliseconds(250), repeats: true) { timer in
+        let clock = FrameTimer(interval: .milliseconds(250), repeats: true) { timer in
             log.append("clock \(loop.timestamp.nanoseconds) \(timer.fireDate.nanoseconds)")
         }
         clock.add(to: loop, forMode: .default)
-        let autosave = try FrameTimer(interval: .seconds(2), repeats: true, repeatCount: 3) { _ in
+        let autosave = FrameTimer(interval: .seconds(2), repeats: true, repeatCount: 3) { _ in
             log.append("autosave \(loop.timestamp.nanoseconds)")
         }
         autosave.add(to: loop, forMode: .common)

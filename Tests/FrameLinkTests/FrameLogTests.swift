@@ -13,14 +13,14 @@ struct FrameLogTests {
         var frame = 0
         let link = DisplayLink { _ in
             frame += 1
-            if frame % 25 == 0 { try? source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 20))) }
+            if frame % 25 == 0 { source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 20))) }
         }
         link.add(to: loop, forMode: .common)
-        try source.advance(frames: 60)
+        source.advance(frames: 60)
         link.isPaused = true  // idle frames are not recorded: the indices jump
-        try source.advance(frames: 3)
+        source.advance(frames: 3)
         link.isPaused = false
-        try source.advance(frames: 60)
+        source.advance(frames: 60)
         return try #require(loop.frameLog)
     }
 
@@ -220,7 +220,7 @@ struct FrameLogTests {
         let log = FrameLog()
         loop.frameLog = log
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        try source.advance(frames: 5)
+        source.advance(frames: 5)
         #expect(log.periodNanoseconds == 33_333_333)
         try log.write(toFile: folder + "/frames.csv", format: .csv)
         #expect(try FrameLog(contentsOfFile: folder + "/frames.csv").records == log.records)
@@ -301,7 +301,7 @@ struct FrameLogTests {
                 let source = try ManualFrameSource(replaying: parsed)
                 let loop = FrameLoop(source: source)
                 DisplayLink { _ in }.add(to: loop, forMode: .common)
-                try source.advance(frames: parsed.records.count + 3)
+                source.advance(frames: parsed.records.count + 3)
                 replayed += 1
             } catch {
                 refused += 1

@@ -6,7 +6,7 @@ import Testing
 struct GameClockTests {
     @Test("steps and alphas are exact for a known sequence of frame deltas")
     func exactSteps() throws {
-        let clock = try GameClock(fixedStep: .milliseconds(10))
+        let clock = GameClock(fixedStep: .milliseconds(10))
         var time: Int64 = 0
         var results: [(Int, Double)] = []
         for delta in [0, 16, 16, 16, 4, 30, 9, 1] {  // milliseconds
@@ -22,7 +22,7 @@ struct GameClockTests {
 
     @Test("the spiral-of-death cap holds: a huge frame runs at most the cap and drops the rest")
     func spiralCap() throws {
-        let clock = try GameClock(fixedStep: .milliseconds(10), maximumStepsPerFrame: 4, maximumDelta: .seconds(1))
+        let clock = GameClock(fixedStep: .milliseconds(10), maximumStepsPerFrame: 4, maximumDelta: .seconds(1))
         _ = clock.update(at: .zero)
         let frame = clock.update(at: FrameInstant(nanoseconds: 500_000_000))
         #expect(frame.steps == 4)
@@ -34,19 +34,19 @@ struct GameClockTests {
 
     @Test("by default the step cap follows the delta cap: a hitch up to it loses no game time")
     func capFollowsMaximumDelta() throws {
-        #expect(try GameClock().maximumStepsPerFrame == 15)  // 250 ms of 16.67 ms steps, rounded up
+        #expect(GameClock().maximumStepsPerFrame == 15)  // 250 ms of 16.67 ms steps, rounded up
         let step: Int64 = 8_333_333
-        #expect(try GameClock(fixedStep: .nanoseconds(step)).maximumStepsPerFrame == 31)  // 30.0000012 up
+        #expect(GameClock(fixedStep: .nanoseconds(step)).maximumStepsPerFrame == 31)  // 30.0000012 up
 
         // 120 Hz steps: a smooth run, and one that stalls for 24 frames (200 ms) after frame 50. At
         // every timestamp both runs have, they have the same game time, and the stall drops none.
-        let smooth = try GameClock(fixedStep: .nanoseconds(step))
+        let smooth = GameClock(fixedStep: .nanoseconds(step))
         var smoothTimes: [Int64: Duration] = [:]
         for frame in Int64(0)...150 {
             _ = smooth.update(at: FrameInstant(nanoseconds: frame * step))
             smoothTimes[frame * step] = smooth.time
         }
-        let stalled = try GameClock(fixedStep: .nanoseconds(step))
+        let stalled = GameClock(fixedStep: .nanoseconds(step))
         var shared = 0
         for frame in Int64(0)...126 {
             let time = (frame <= 50 ? frame : frame + 24) * step
@@ -58,7 +58,7 @@ struct GameClockTests {
         #expect(shared == 127)
 
         // An explicit cap still holds: 5 steps per frame drops what the stall has beyond them.
-        let capped = try GameClock(fixedStep: .nanoseconds(step), maximumStepsPerFrame: 5)
+        let capped = GameClock(fixedStep: .nanoseconds(step), maximumStepsPerFrame: 5)
         var dropped = Duration.zero
         for frame in Int64(0)...126 {
             let time = (frame <= 50 ? frame : frame + 24) * step
@@ -69,22 +69,22 @@ struct GameClockTests {
 
     @Test("time scale 0.5 halves game time; 0 freezes it; real time is unaffected")
     func timeScale() throws {
-        let clock = try GameClock(fixedStep: .milliseconds(10))
-        try clock.setTimeScale(0.5)
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        clock.setTimeScale(0.5)
         var steps = 0
         for index in 0...100 {
             steps += clock.update(at: FrameInstant(nanoseconds: Int64(index) * 10_000_000)).steps
         }
         #expect(clock.time == .milliseconds(500))
         #expect(steps == 50)
-        try clock.setTimeScale(0)
+        clock.setTimeScale(0)
         let frame = clock.update(at: FrameInstant(nanoseconds: 1_010_000_000))
         #expect(frame.steps == 0 && frame.realDelta == .milliseconds(10) && clock.time == .milliseconds(500))
     }
 
     @Test("pause stops game time; step() runs exactly one step per call while paused; resume does not replay")
     func pauseAndStep() throws {
-        let clock = try GameClock(fixedStep: .milliseconds(10))
+        let clock = GameClock(fixedStep: .milliseconds(10))
         _ = clock.update(at: .zero)
         clock.pause()
         #expect(clock.update(at: FrameInstant(nanoseconds: 100_000_000)).steps == 0)
@@ -99,29 +99,16 @@ struct GameClockTests {
     @Test("resync after a long load: the next frame counts no time, nothing catches up, and the loop reports no hitch")
     func resync() throws {
         let (source, loop) = makeLoop()
-        let clock = try GameClock()
+        let clock = GameClock()
         var stepsPerFrame: [Int] = []
         DisplayLink { link in stepsPerFrame.append(clock.update(at: link.timestamp).steps) }
             .add(to: loop, forMode: .common)
-        try source.advance(frames: 10)
+        source.advance(frames: 10)
         loop.resync()
         clock.resync()
-        try source.advance(by: .seconds(3))  // the level loaded for 3 s
-        try source.advance(frames: 2)
+        source.advance(by: .seconds(3))  // the level loaded for 3 s
+        source.advance(frames: 2)
         #expect(loop.statistics.droppedFrames == 0 && loop.statistics.dropEvents == 0)
         #expect(stepsPerFrame.suffix(3) == [0, 1, 1])
-    }
-
-    @Test("bad input is rejected: zero or negative steps, step caps below one, negative or NaN time scales")
-    func badInput() throws {
-        #expect(throws: FrameLinkError.self) { try GameClock(fixedStep: .zero) }
-        #expect(throws: FrameLinkError.self) { try GameClock(fixedStep: .milliseconds(-1)) }
-        #expect(throws: FrameLinkError.self) { try GameClock(maximumStepsPerFrame: 0) }
-        #expect(throws: FrameLinkError.self) { try GameClock(maximumDelta: .zero) }
-        let clock = try GameClock()
-        for scale in [-0.5, Double.nan, Double.infinity] {
-            #expect(throws: FrameLinkError.self) { try clock.setTimeScale(scale) }
-        }
-        #expect(clock.timeScale == 1)
     }
 }

@@ -11,11 +11,11 @@ struct LifetimeTests {
         var timerFires = 0
         var linkCalls = 0
         do {
-            let timer = try FrameTimer(interval: .milliseconds(100), repeats: true) { _ in timerFires += 1 }
+            let timer = FrameTimer(interval: .milliseconds(100), repeats: true) { _ in timerFires += 1 }
             timer.add(to: loop, forMode: .default)
             DisplayLink { _ in linkCalls += 1 }.add(to: loop, forMode: .default)
         }
-        try source.advance(to: .seconds(1))
+        source.advance(to: .seconds(1))
         #expect(timerFires == 10)
         #expect(linkCalls == 60)
         #expect(loop.timerCount == 1 && loop.linkCount == 1)
@@ -27,11 +27,11 @@ struct LifetimeTests {
         var deinitialized = false
         do {
             let owner = Owner(onDeinit: { deinitialized = true })
-            let timer = try FrameTimer(interval: .seconds(1), repeats: false) { _ in owner.tick() }
+            let timer = FrameTimer(interval: .seconds(1), repeats: false) { _ in owner.tick() }
             timer.add(to: loop, forMode: .default)
         }
         #expect(!deinitialized)
-        try source.advance(to: .seconds(1.5))
+        source.advance(to: .seconds(1.5))
         #expect(deinitialized)
         #expect(loop.timerCount == 0)
     }
@@ -46,10 +46,10 @@ struct LifetimeTests {
             let owner = Owner(onDeinit: { deinitialized = true })
             weakOwner = owner
             // The classic NSTimer leak: target: self, repeats: YES, and no invalidate().
-            timer = try FrameTimer(interval: .milliseconds(100), repeats: true) { _ in owner.tick() }
+            timer = FrameTimer(interval: .milliseconds(100), repeats: true) { _ in owner.tick() }
             timer?.add(to: loop, forMode: .default)
         }
-        try source.advance(to: .seconds(5))
+        source.advance(to: .seconds(5))
         #expect(!deinitialized, "by design: a strong capture keeps the owner, as NSTimer's strong target does")
         #expect(weakOwner?.ticks == 50)
         timer?.invalidate()
@@ -76,20 +76,20 @@ struct LifetimeTests {
                 calls += 1
             }.add(to: loop, forMode: .default)
             let timerOwner = Owner(onDeinit: { deinitialized.insert("timer") })
-            try FrameTimer(interval: .milliseconds(10), repeats: true) { timer in
+            FrameTimer(interval: .milliseconds(10), repeats: true) { timer in
                 timer.invalidate()
                 if deinitialized.contains("timer") { deinitializedDuringCall.append("timer") }
                 timerOwner.tick()
                 calls += 1
             }.add(to: loop, forMode: .default)
             let oneShotOwner = Owner(onDeinit: { deinitialized.insert("one-shot") })
-            try FrameTimer(interval: .milliseconds(10), repeats: false) { _ in
+            FrameTimer(interval: .milliseconds(10), repeats: false) { _ in
                 // A one-shot timer is invalidated by the loop right after this call.
                 oneShotOwner.tick()
                 calls += 1
             }.add(to: loop, forMode: .default)
             let fireOwner = Owner(onDeinit: { deinitialized.insert("fire()") })
-            fired = try FrameTimer(interval: .seconds(100), repeats: true) { timer in
+            fired = FrameTimer(interval: .seconds(100), repeats: true) { timer in
                 timer.invalidate()
                 if deinitialized.contains("fire()") { deinitializedDuringCall.append("fire()") }
                 fireOwner.tick()
@@ -98,7 +98,7 @@ struct LifetimeTests {
         }
         fired?.fire()  // outside any frame: fire() must hold the closure for the call too
         #expect(deinitialized == ["fire()"])
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(calls == 4)
         #expect(deinitializedDuringCall.isEmpty)
         #expect(deinitialized == ["link", "timer", "one-shot", "fire()"], "released once their calls returned")
@@ -115,7 +115,7 @@ struct LifetimeTests {
             link = DisplayLink { _ in owner.tick() }
             link?.add(to: loop, forMode: .common)
         }
-        try source.advance(frames: 10)
+        source.advance(frames: 10)
         #expect(!deinitialized)
         link?.invalidate()
         #expect(deinitialized)
@@ -127,13 +127,13 @@ struct LifetimeTests {
         let (source, loop) = makeLoop()
         var deinitialized = false
         var owner: Owner? = Owner(onDeinit: { deinitialized = true })
-        let timer = try FrameTimer(target: owner!, interval: .milliseconds(100)) { owner, _ in owner.tick() }
+        let timer = FrameTimer(target: owner!, interval: .milliseconds(100)) { owner, _ in owner.tick() }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(1))
+        source.advance(to: .seconds(1))
         #expect(owner?.ticks == 10)
         owner = nil
         #expect(deinitialized)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(!timer.isValid)
         #expect(loop.timerCount == 0)
     }
@@ -143,15 +143,15 @@ struct LifetimeTests {
         let (source, loop) = makeLoop()
         var deinitialized = false
         var owner: Owner? = Owner(onDeinit: { deinitialized = true })
-        let timer = try FrameTimer(interval: .milliseconds(100), repeats: true) { [weak owner] timer in
+        let timer = FrameTimer(interval: .milliseconds(100), repeats: true) { [weak owner] timer in
             guard let owner else { return timer.invalidate() }
             owner.tick()
         }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(1))
+        source.advance(to: .seconds(1))
         owner = nil
         #expect(deinitialized)
-        try source.advance(to: .seconds(1.2))
+        source.advance(to: .seconds(1.2))
         #expect(!timer.isValid)
     }
 
@@ -161,10 +161,10 @@ struct LifetimeTests {
         var owner: Owner? = Owner()
         let link = DisplayLink(target: owner!) { owner, _ in owner.tick() }
         link.add(to: loop, forMode: .common)
-        try source.advance(frames: 5)
+        source.advance(frames: 5)
         #expect(owner?.ticks == 5)
         owner = nil
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(!link.isValid)
         #expect(loop.linkCount == 0)
     }
@@ -175,14 +175,14 @@ struct LifetimeTests {
         var deinitialized = false
         do {
             let owner = Owner(onDeinit: { deinitialized = true })
-            owner.timer = try FrameTimer(target: owner, interval: .milliseconds(50)) { owner, _ in owner.tick() }
+            owner.timer = FrameTimer(target: owner, interval: .milliseconds(50)) { owner, _ in owner.tick() }
             owner.timer?.add(to: loop, forMode: .common)
             owner.link = DisplayLink(target: owner) { owner, _ in owner.tick() }
             owner.link?.add(to: loop, forMode: .common)
-            try source.advance(frames: 10)
+            source.advance(frames: 10)
         }
         #expect(deinitialized)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(loop.timerCount == 0 && loop.linkCount == 0)
     }
 
@@ -202,16 +202,16 @@ struct LifetimeTests {
                 if index % 10 == 0 { link.isPaused = true }
                 items.append(link)
             } else {
-                let timer = try FrameTimer(target: owner, interval: .seconds(60)) { owner, _ in owner.tick() }
+                let timer = FrameTimer(target: owner, interval: .seconds(60)) { owner, _ in owner.tick() }
                 timer.add(to: loop, forMode: index % 3 == 0 ? .tracking : .default)
                 items.append(timer)
             }
         }
-        try source.advance(frames: 2)
+        source.advance(frames: 2)
         #expect(loop.linkCount == 5_000 && loop.timerCount == 5_000)
         owners.removeAll()
         #expect(Owner.liveCount == before)
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(loop.linkCount == 0)
         #expect(loop.timerCount == 0)
         for item in items {

@@ -17,8 +17,8 @@ final class MainQueueTests: XCTestCase {
     }
 
     func testMainActorTasksAndMainQueueBlocksRunBetweenFrames() throws {
-        try MainActor.assumeIsolated {
-            try Self.onBothPaths { path in
+        MainActor.assumeIsolated {
+            Self.onBothPaths { path in
                 XCTAssertTrue(Thread.isMainThread)
                 let source = ManualFrameSource()
                 let loop = FrameLoop(source: source)
@@ -33,12 +33,12 @@ final class MainQueueTests: XCTestCase {
                     }
                 }
                 DispatchQueue.main.async { MainActor.assumeIsolated { flags.blockRan = true } }
-                try source.advance(frames: 5)
+                source.advance(frames: 5)
                 // Each `Task.yield()` may resume through another thread, which takes real time that
                 // virtual frames do not give: wait for it on the main run loop (at most 2 s).
                 let giveUp = Date(timeIntervalSinceNow: 2)
                 while flags.taskFrames.count < 3, Date() < giveUp {
-                    try source.advance(frames: 1)
+                    source.advance(frames: 1)
                     _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
                 }
                 XCTAssertTrue(flags.taskRan, "a Task { @MainActor in … } must run while the loop runs (\(path))")
@@ -49,29 +49,29 @@ final class MainQueueTests: XCTestCase {
     }
 
     func testWithoutDrainingTheMainQueueTasksStarve() throws {
-        try MainActor.assumeIsolated {
+        MainActor.assumeIsolated {
             let source = ManualFrameSource()
             let loop = FrameLoop(source: source)
             loop.drainsMainQueue = false
             DisplayLink { _ in }.add(to: loop, forMode: .common)
             let flags = Flags()
             Task { @MainActor in flags.taskRan = true }
-            try source.advance(frames: 5)
+            source.advance(frames: 5)
             XCTAssertFalse(flags.taskRan, "the control case: a loop that does not pump starves main-actor work")
             loop.drainsMainQueue = true
-            try source.advance(frames: 1)
+            source.advance(frames: 1)
             XCTAssertTrue(flags.taskRan)
         }
     }
 
     func testAnIdleLoopRunsMainActorWorkWhileItSleeps() throws {
-        try MainActor.assumeIsolated {
-            try Self.onBothPaths { path in
+        MainActor.assumeIsolated {
+            Self.onBothPaths { path in
                 // A real clock: the loop is idle (no links) and sleeps to a timer 50 ms away.
                 let source = DeadlineSource(refreshRate: .hz60)
                 let loop = FrameLoop(source: source)
                 let flags = Flags()
-                let timer = try FrameTimer(interval: .milliseconds(50), repeats: false) { _ in loop.stop() }
+                let timer = FrameTimer(interval: .milliseconds(50), repeats: false) { _ in loop.stop() }
                 timer.add(to: loop, forMode: .default)
                 Task { @MainActor in flags.taskRan = true }
                 loop.run()
@@ -83,12 +83,12 @@ final class MainQueueTests: XCTestCase {
     }
 
     func testWorkQueuedDuringAFrameWaitRunsDuringTheWaitNotAtTheNextFrame() throws {
-        try MainActor.assumeIsolated {
-            try Self.onBothPaths { path in
+        MainActor.assumeIsolated {
+            Self.onBothPaths { path in
                 // 20 Hz on the real clock: each frame waits about 50 ms for its deadline.
                 Self.checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(
 
-                    DeadlineSource(refreshRate: try FrameRate(numerator: 20)), path: path)
+                    DeadlineSource(refreshRate: FrameRate(numerator: 20)), path: path)
             }
         }
     }
@@ -96,11 +96,11 @@ final class MainQueueTests: XCTestCase {
     func testASystemClockMadeByHandPacesExactlyAsTheDefaultClock() throws {
         // `SystemClock()` is a second handle on the same clock, not a virtual one: the source serves
         // the main queue during its waits, as the default source does.
-        try MainActor.assumeIsolated {
-            try Self.onBothPaths { path in
+        MainActor.assumeIsolated {
+            Self.onBothPaths { path in
                 Self.checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(
 
-                    DeadlineSource(refreshRate: try FrameRate(numerator: 20), clock: SystemClock()), path: path)
+                    DeadlineSource(refreshRate: FrameRate(numerator: 20), clock: SystemClock()), path: path)
             }
         }
     }
@@ -135,7 +135,7 @@ final class MainQueueTests: XCTestCase {
                 // The loop waits on the main queue directly and passes through the main run loop only
                 // when a run-loop timer is due and every 60th frame: run-loop sources (here a block
                 // scheduled on the run loop itself, which the main queue never sees) are served there.
-                let source = DeadlineSource(refreshRate: try! FrameRate(numerator: 120))
+                let source = DeadlineSource(refreshRate: FrameRate(numerator: 120))
                 let loop = FrameLoop(source: source)
                 let runs = Counter()
                 let link = DisplayLink { link in

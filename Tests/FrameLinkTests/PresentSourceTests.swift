@@ -39,12 +39,12 @@ struct PresentSourceTests {
 
     @Test("a present that blocks on vsync is detected, and the real 59.94 Hz is measured though SDL says 59")
     func detectsVSyncAndMeasuresFractionalRate() throws {
-        let display = SimulatedDisplay(rate: try FrameRate(numerator: 60_000, denominator: 1_001))
-        let (source, loop) = makeSource(display, nominal: try FrameRate(numerator: 59))
+        let display = SimulatedDisplay(rate: FrameRate(numerator: 60_000, denominator: 1_001))
+        let (source, loop) = makeSource(display, nominal: FrameRate(numerator: 59))
         loop.run(frames: 300)
         #expect(source.mode == .vsync)
         #expect(source.reason.hasPrefix("present blocks for"))
-        #expect(source.measuredRefreshRate == (try FrameRate(framesPerSecond: 59.94)))
+        #expect(source.measuredRefreshRate == (FrameRate(framesPerSecond: 59.94)))
         #expect(loop.statistics.droppedFrames == 0)
         #expect(loop.statistics.pacingDescription.hasPrefix("vsync (59.94 Hz measured, phase-locked)"))
     }
@@ -142,7 +142,7 @@ struct PresentSourceTests {
         #expect((5...12).contains(dropsBeforeSwitch))
         loop.run(frames: 30)
         #expect(loop.statistics.droppedFrames == dropsBeforeSwitch)
-        #expect(source.refreshRate == (try FrameRate(numerator: 30)))
+        #expect(source.refreshRate == (FrameRate(numerator: 30)))
         #expect(source.pacingDescription.contains("presenting every 2nd vsync"))
         let halved = positions.values.suffix(20).map(\.0)
         let intervals = zip(halved.dropFirst(), halved).map { ($0 - $1).wholeNanoseconds }

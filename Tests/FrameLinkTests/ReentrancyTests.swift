@@ -57,7 +57,7 @@ struct ReentrancyTests {
 
     /// Runs the scenario on FrameLink and returns, per frame, the callbacks in the order they ran.
     func runReal(seed: UInt64) throws -> [[String]] {
-        let source = ManualFrameSource(refreshRate: try FrameRate(numerator: 100))
+        let source = ManualFrameSource(refreshRate: FrameRate(numerator: 100))
         let loop = FrameLoop(source: source)
         var log: [[String]] = []
         var frame = 0
@@ -96,7 +96,7 @@ struct ReentrancyTests {
         }
         for index in 0..<Self.timerCount {
             timers.append(
-                try FrameTimer(interval: .milliseconds(10), repeats: true) { _ in
+                FrameTimer(interval: .milliseconds(10), repeats: true) { _ in
                     log[log.count - 1].append(depth == 0 ? "T\(index)" : "F\(index)")
                     perform(caller: 100 + index)
                 })
@@ -107,7 +107,7 @@ struct ReentrancyTests {
             frame += 1
             log.append([])
         }
-        try source.advance(frames: Self.frames)
+        source.advance(frames: Self.frames)
         // The closures capture the loop and one another: break the cycles, as a game would.
         for link in links { link.invalidate() }
         for timer in timers { timer.invalidate() }

@@ -8,7 +8,7 @@ struct StatisticsTests {
     func cleanFrames() throws {
         let (source, loop) = makeLoop()
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        try source.advance(frames: 10_001)
+        source.advance(frames: 10_001)
         let stats = loop.statistics
         #expect(stats.frames == 10_000)
         #expect(stats.droppedFrames == 0 && stats.dropEvents == 0)
@@ -26,7 +26,7 @@ struct StatisticsTests {
         var frame = 0
         let physics = DisplayLink { _ in
             frame += 1
-            if frame == 10 { try? source.simulateWork(for: .milliseconds(stallMilliseconds)) }
+            if frame == 10 { source.simulateWork(for: .milliseconds(stallMilliseconds)) }
         }
         physics.label = "physics"
         physics.add(to: loop, forMode: .common)
@@ -35,7 +35,7 @@ struct StatisticsTests {
         other.add(to: loop, forMode: .common)
         var reported: [FrameDrop] = []
         loop.statistics.dropHandler = { reported.append($0) }
-        try source.advance(frames: 30)
+        source.advance(frames: 30)
 
         let expected = stallMilliseconds < 16 ? 0 : dropped
         #expect(loop.statistics.droppedFrames == expected)
@@ -53,20 +53,20 @@ struct StatisticsTests {
     func blamePhases() throws {
         let (source, loop) = makeLoop()
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        let autosave = try FrameTimer(interval: .milliseconds(500), repeats: false) { _ in
-            try? source.simulateWork(for: .milliseconds(40))
+        let autosave = FrameTimer(interval: .milliseconds(500), repeats: false) { _ in
+            source.simulateWork(for: .milliseconds(40))
         }
         autosave.label = "autosave"
         autosave.add(to: loop, forMode: .common)
         var frame = 0
         loop.eventHandler = { _ in
             frame += 1
-            if frame == 60 { try? source.simulateWork(for: .milliseconds(30)) }
+            if frame == 60 { source.simulateWork(for: .milliseconds(30)) }
         }
         loop.renderHandler = { _ in
-            if frame == 90 { try? source.simulateWork(for: .milliseconds(70)) }
+            if frame == 90 { source.simulateWork(for: .milliseconds(70)) }
         }
-        try source.advance(to: .seconds(3))
+        source.advance(to: .seconds(3))
         let drops = loop.statistics.drops
         #expect(drops.map(\.phase) == [.timers, .events, .render])
         #expect(drops.map(\.culprit) == ["autosave", "event handler", "render handler"])
@@ -78,12 +78,12 @@ struct StatisticsTests {
         let deltas = Recorder<Duration>()
         DisplayLink { link in deltas.append(link.deltaTime) }.add(to: loop, forMode: .common)
         var timerFires = 0
-        let timer = try FrameTimer(interval: .milliseconds(100), repeats: true) { _ in timerFires += 1 }
+        let timer = FrameTimer(interval: .milliseconds(100), repeats: true) { _ in timerFires += 1 }
         timer.add(to: loop, forMode: .common)
-        try source.advance(frames: 6)  // to 0.1 s
+        source.advance(frames: 6)  // to 0.1 s
         #expect(timerFires == 1)
-        try source.advance(by: .seconds(5))  // the process was stopped in a debugger
-        try source.advance(frames: 1)
+        source.advance(by: .seconds(5))  // the process was stopped in a debugger
+        source.advance(frames: 1)
         #expect(loop.statistics.dropEvents == 1)
         #expect(loop.statistics.droppedFrames == 299)
         #expect(timerFires == 2, "50 missed fires coalesce into one")
@@ -91,7 +91,7 @@ struct StatisticsTests {
         #expect(deltas.values[6] == .milliseconds(250), "clamped by maximumFrameDelta")
         #expect(deltas.values[7] == .nanoseconds(16_666_666))
         loop.maximumFrameDelta = .seconds(10)
-        try source.advance(by: .seconds(2))
+        source.advance(by: .seconds(2))
         #expect(deltas.values.last == .seconds(2))
     }
 
@@ -100,8 +100,8 @@ struct StatisticsTests {
         let (source, loop) = makeLoop()
         let period: Int64 = 16_666_667
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        try source.advance(frames: 10)
-        try source.advance(by: .seconds(3))  // stopped (SIGSTOP, a debugger) while waiting for the frame
+        source.advance(frames: 10)
+        source.advance(by: .seconds(3))  // stopped (SIGSTOP, a debugger) while waiting for the frame
         let drop = try #require(loop.statistics.drops.last)
         #expect(drop.isGap)
         #expect(drop.gapDuration == 3_000_000_000 - period, "woke that long after the boundary it waited for")
@@ -114,8 +114,8 @@ struct StatisticsTests {
         #expect(
             report.summary.contains("frame 11: 3000.00 ms, 179 dropped — gap: the process did not run for 2983.33 ms"))
         // Late by two periods or less: a slow wake-up or a deep swap chain, not a gap.
-        try source.advance(frames: 1)
-        try source.advance(by: .nanoseconds(3 * period))
+        source.advance(frames: 1)
+        source.advance(by: .nanoseconds(3 * period))
         #expect(loop.statistics.drops.last?.frameIndex == 13)
         #expect(loop.statistics.drops.last?.isGap == false)
     }
@@ -126,11 +126,11 @@ struct StatisticsTests {
         var frame = 0
         let link = DisplayLink { _ in
             frame += 1
-            if frame == 5 { try? source.simulateWork(for: .seconds(3)) }
+            if frame == 5 { source.simulateWork(for: .seconds(3)) }
         }
         link.label = "level load"
         link.add(to: loop, forMode: .common)
-        try source.advance(frames: 8)
+        source.advance(frames: 8)
         let drop = try #require(loop.statistics.drops.last)
         #expect(!drop.isGap && drop.phase == .links && drop.culprit == "level load")
         #expect(drop.description.contains("links took 3000.0 ms, slowest: level load"))
@@ -138,12 +138,12 @@ struct StatisticsTests {
 
     @Test("hitch-time ratio and percentiles follow the definitions")
     func ratios() throws {
-        let (source, loop) = makeLoop(rate: try FrameRate(numerator: 100))
+        let (source, loop) = makeLoop(rate: FrameRate(numerator: 100))
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        try source.advance(frames: 1)
-        try source.advance(frames: 97)  // 97 intervals of 10 ms
-        try source.advance(by: .milliseconds(30))  // drops 2, hitch 20 ms
-        try source.advance(by: .milliseconds(14))  // 1.4 P: no drop
+        source.advance(frames: 1)
+        source.advance(frames: 97)  // 97 intervals of 10 ms
+        source.advance(by: .milliseconds(30))  // drops 2, hitch 20 ms
+        source.advance(by: .milliseconds(14))  // 1.4 P: no drop
         #expect(loop.statistics.frames == 99)
         #expect(loop.statistics.droppedFrames == 2 && loop.statistics.dropEvents == 1)
         #expect(loop.statistics.elapsed == .milliseconds(1_014))
@@ -162,11 +162,11 @@ struct StatisticsTests {
         var frame = 0
         DisplayLink { _ in
             frame += 1
-            if frame % 50 == 0 { try? source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 5))) }
+            if frame % 50 == 0 { source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 5))) }
         }.add(to: loop, forMode: .common)
-        try source.advance(frames: 400)
-        try source.advance(by: .milliseconds(120))
-        try source.advance(frames: 100)
+        source.advance(frames: 400)
+        source.advance(by: .milliseconds(120))
+        source.advance(frames: 100)
         let original = loop.statistics.report
         #expect(original.droppedFrames > 0)
 
@@ -182,7 +182,7 @@ struct StatisticsTests {
         let replay = try ManualFrameSource(replaying: parsed)
         let replayLoop = FrameLoop(source: replay)
         DisplayLink { _ in }.add(to: replayLoop, forMode: .common)
-        try replay.advance(frames: parsed.records.count + 1)
+        replay.advance(frames: parsed.records.count + 1)
         var replayed = replayLoop.statistics.report
         #expect(replayed.pacing.hasPrefix("replay of a recorded frame log"))
         // Everything but blame (the replaying loop has other callbacks) and pacing is identical.
@@ -201,15 +201,15 @@ struct StatisticsTests {
     @Test("idle sleeps are not frames: a loop with only timers records no intervals")
     func idleIsNotAFrame() throws {
         let (source, loop) = makeLoop()
-        let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in }
+        let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in }
         timer.add(to: loop, forMode: .default)
         let link = DisplayLink { _ in }
         link.isPaused = true
         link.add(to: loop, forMode: .default)
-        try source.advance(frames: 10)
+        source.advance(frames: 10)
         #expect(loop.statistics.frames == 0)
         link.isPaused = false
-        try source.advance(frames: 10)
+        source.advance(frames: 10)
         #expect(loop.statistics.frames == 9)
         #expect(loop.statistics.droppedFrames == 0)
     }
@@ -218,7 +218,7 @@ struct StatisticsTests {
     func report() throws {
         let (source, loop) = makeLoop()
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        try source.advance(frames: 3)
+        source.advance(frames: 3)
         #expect(loop.statistics.report.pacing == "virtual time at 60 Hz")
         #expect(loop.statistics.summary.contains("2 frames, 0 dropped in 0 events"))
     }

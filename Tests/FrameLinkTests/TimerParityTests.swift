@@ -9,14 +9,14 @@ struct TimerParityTests {
     func scheduledVersusCreated() throws {
         let (source, loop) = makeLoop()
         let fired = Recorder<String>()
-        try FrameTimer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in fired.append("scheduled") }
-        let created = try FrameTimer(timeInterval: 1, repeats: false) { _ in fired.append("created") }
-        try source.advance(to: .seconds(2))
+        FrameTimer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in fired.append("scheduled") }
+        let created = FrameTimer(timeInterval: 1, repeats: false) { _ in fired.append("created") }
+        source.advance(to: .seconds(2))
         #expect(fired.values == ["scheduled"])
         #expect(created.isValid)
 
         created.add(to: loop, forMode: .common)
-        try source.advance(to: .seconds(3.5))
+        source.advance(to: .seconds(3.5))
         #expect(fired.values == ["scheduled", "created"])
         #expect(!created.isValid)
     }
@@ -25,9 +25,9 @@ struct TimerParityTests {
     func firstFireAfterInterval() throws {
         let (source, loop) = makeLoop()
         let times = Recorder<FrameInstant>()
-        let timer = try FrameTimer(interval: .milliseconds(500), repeats: true) { _ in times.append(loop.timestamp) }
+        let timer = FrameTimer(interval: .milliseconds(500), repeats: true) { _ in times.append(loop.timestamp) }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(1.6))
+        source.advance(to: .seconds(1.6))
         #expect(times.values == [.seconds(0.5), .seconds(1.0), .seconds(1.5)])
     }
 
@@ -35,21 +35,21 @@ struct TimerParityTests {
     func modes() throws {
         let (source, loop) = makeLoop()
         let fired = Recorder<String>()
-        let defaultTimer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in fired.append("default") }
-        let commonTimer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in fired.append("common") }
+        let defaultTimer = FrameTimer(interval: .seconds(1), repeats: true) { _ in fired.append("default") }
+        let commonTimer = FrameTimer(interval: .seconds(1), repeats: true) { _ in fired.append("common") }
         defaultTimer.add(to: loop, forMode: .default)
         commonTimer.add(to: loop, forMode: .common)
 
         loop.currentMode = .tracking
-        try source.advance(to: .seconds(3.5))
+        source.advance(to: .seconds(3.5))
         #expect(fired.values == ["common", "common", "common"])
 
         // Back in .default: the missed fires of the default timer coalesce into one.
         fired.values.removeAll()
         loop.currentMode = .default
-        try source.advance(frames: 1)
+        source.advance(frames: 1)
         #expect(fired.values == ["default"])
-        try source.advance(to: .seconds(4.5))
+        source.advance(to: .seconds(4.5))
         #expect(fired.values == ["default", "common", "default"])
     }
 
@@ -57,11 +57,11 @@ struct TimerParityTests {
     func addedToSeveralModes() throws {
         let (source, loop) = makeLoop()
         var count = 0
-        let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in count += 1 }
+        let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in count += 1 }
         timer.add(to: loop, forMode: .default)
         timer.add(to: loop, forMode: .tracking)
         loop.currentMode = .tracking
-        try source.advance(to: .seconds(2.5))
+        source.advance(to: .seconds(2.5))
         #expect(count == 2)
     }
 
@@ -70,14 +70,14 @@ struct TimerParityTests {
         let (source, loop) = makeLoop()
         let menu = RunLoopMode("menu")
         var count = 0
-        let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in count += 1 }
+        let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in count += 1 }
         timer.add(to: loop, forMode: .common)
         loop.currentMode = menu
-        try source.advance(to: .seconds(2.5))
+        source.advance(to: .seconds(2.5))
         #expect(count == 0)
         loop.addCommonMode(menu)
         #expect(loop.commonModes == [.default, .tracking, menu])
-        try source.advance(to: .seconds(4.5))
+        source.advance(to: .seconds(4.5))
         #expect(count == 3)  // one coalesced fire for 1 s…2 s on the next frame, then 3 s and 4 s
     }
 
@@ -85,24 +85,24 @@ struct TimerParityTests {
     func skippedFiresCoalesceOnTheGrid() throws {
         let (source, loop) = makeLoop()
         let fires = Recorder<FrameInstant>()
-        let timer = try FrameTimer(interval: .seconds(2), repeats: true) { _ in fires.append(loop.timestamp) }
+        let timer = FrameTimer(interval: .seconds(2), repeats: true) { _ in fires.append(loop.timestamp) }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(3))
-        try source.advance(by: .seconds(5.5))  // the main thread is busy from t3 to t8.5
-        try source.advance(to: .seconds(10.5))
+        source.advance(to: .seconds(3))
+        source.advance(by: .seconds(5.5))  // the main thread is busy from t3 to t8.5
+        source.advance(to: .seconds(10.5))
         #expect(fires.values == [.seconds(2), .seconds(8.5), .seconds(10)])
         #expect(timer.fireDate == .seconds(12))
     }
 
     @Test("a long callback does not push the grid back: fires stay on multiples of the interval")
     func lateFireKeepsGrid() throws {
-        let (source, loop) = makeLoop(rate: try FrameRate(numerator: 100))
+        let (source, loop) = makeLoop(rate: FrameRate(numerator: 100))
         let fires = Recorder<FrameInstant>()
-        let timer = try FrameTimer(interval: .milliseconds(50), repeats: true) { _ in fires.append(loop.timestamp) }
+        let timer = FrameTimer(interval: .milliseconds(50), repeats: true) { _ in fires.append(loop.timestamp) }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(0.05))
-        try source.advance(by: .milliseconds(57))  // a long frame: the 0.1 s fire comes at 0.107 s
-        try source.advance(to: .seconds(0.2))
+        source.advance(to: .seconds(0.05))
+        source.advance(by: .milliseconds(57))  // a long frame: the 0.1 s fire comes at 0.107 s
+        source.advance(to: .seconds(0.2))
         #expect(fires.values == [.seconds(0.05), .seconds(0.107), .seconds(0.15), .seconds(0.2)])
     }
 
@@ -110,21 +110,21 @@ struct TimerParityTests {
     func fireNow() throws {
         let (source, loop) = makeLoop()
         let fires = Recorder<FrameInstant>()
-        let repeating = try FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.now) }
+        let repeating = FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.now) }
         repeating.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(0.5))
+        source.advance(to: .seconds(0.5))
         repeating.fire()
         #expect(fires.values == [.seconds(0.5)])
         #expect(repeating.fireDate == .seconds(1))
-        try source.advance(to: .seconds(1))
+        source.advance(to: .seconds(1))
         #expect(fires.values == [.seconds(0.5), .seconds(1)])
 
         var oneShotCount = 0
-        let oneShot = try FrameTimer(interval: .seconds(1), repeats: false) { _ in oneShotCount += 1 }
+        let oneShot = FrameTimer(interval: .seconds(1), repeats: false) { _ in oneShotCount += 1 }
         oneShot.add(to: loop, forMode: .default)
         oneShot.fire()
         #expect(!oneShot.isValid)
-        try source.advance(to: .seconds(3))
+        source.advance(to: .seconds(3))
         #expect(oneShotCount == 1)
         oneShot.fire()
         #expect(oneShotCount == 1)
@@ -134,14 +134,14 @@ struct TimerParityTests {
     func settableFireDate() throws {
         let (source, loop) = makeLoop()
         let fires = Recorder<FrameInstant>()
-        let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.timestamp) }
+        let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.timestamp) }
         timer.add(to: loop, forMode: .default)
         timer.fireDate = .seconds(0.25)
-        try source.advance(to: .seconds(2.5))
+        source.advance(to: .seconds(2.5))
         #expect(fires.values == [.seconds(0.25), .seconds(1.25), .seconds(2.25)])
 
         timer.fireDate = .distantFuture
-        try source.advance(to: .seconds(5))
+        source.advance(to: .seconds(5))
         #expect(fires.values.count == 3)
     }
 
@@ -149,12 +149,12 @@ struct TimerParityTests {
     func explicitStartDate() throws {
         let (source, loop) = makeLoop()
         let fires = Recorder<FrameInstant>()
-        let timer = try FrameTimer(fireAt: .seconds(0.5), interval: .seconds(2), repeats: true) { _ in
+        let timer = FrameTimer(fireAt: .seconds(0.5), interval: .seconds(2), repeats: true) { _ in
             fires.append(loop.timestamp)
         }
-        try source.advance(to: .seconds(1))
+        source.advance(to: .seconds(1))
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(3))
+        source.advance(to: .seconds(3))
         #expect(fires.values == [FrameInstant(nanoseconds: 1_016_666_666), .seconds(2.5)])
     }
 
@@ -162,9 +162,9 @@ struct TimerParityTests {
     func repeatCount() throws {
         let (source, loop) = makeLoop()
         var count = 0
-        let timer = try FrameTimer(interval: .milliseconds(100), repeats: true, repeatCount: 5) { _ in count += 1 }
+        let timer = FrameTimer(interval: .milliseconds(100), repeats: true, repeatCount: 5) { _ in count += 1 }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(2))
+        source.advance(to: .seconds(2))
         #expect(count == 5)
         #expect(timer.fireCount == 5)
         #expect(!timer.isValid)
@@ -175,22 +175,22 @@ struct TimerParityTests {
     func suspendResume() throws {
         let (source, loop) = makeLoop()
         let fires = Recorder<FrameInstant>()
-        let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.timestamp) }
+        let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.timestamp) }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(1.5))
+        source.advance(to: .seconds(1.5))
         timer.isPaused = true
-        try source.advance(to: .seconds(4.5))
+        source.advance(to: .seconds(4.5))
         #expect(fires.values == [.seconds(1)])
         timer.isPaused = false
         #expect(timer.fireDate == .seconds(5))
-        try source.advance(to: .seconds(6))
+        source.advance(to: .seconds(6))
         #expect(fires.values == [.seconds(1), .seconds(5), .seconds(6)])
         // Pausing twice and resuming twice is harmless.
         timer.isPaused = true
         timer.isPaused = true
         timer.isPaused = false
         timer.isPaused = false
-        try source.advance(to: .seconds(7))
+        source.advance(to: .seconds(7))
         #expect(fires.values.count == 4)
     }
 
@@ -198,7 +198,7 @@ struct TimerParityTests {
     func invalidateInsideCallback() throws {
         let (source, loop) = makeLoop()
         var count = 0
-        let timer = try FrameTimer(interval: .milliseconds(100), repeats: true) { timer in
+        let timer = FrameTimer(interval: .milliseconds(100), repeats: true) { timer in
             count += 1
             if count == 3 {
                 timer.invalidate()
@@ -206,7 +206,7 @@ struct TimerParityTests {
             }
         }
         timer.add(to: loop, forMode: .default)
-        try source.advance(to: .seconds(2))
+        source.advance(to: .seconds(2))
         #expect(count == 3)
         #expect(loop.timerCount == 0)
         timer.invalidate()
@@ -218,11 +218,11 @@ struct TimerParityTests {
         let order = Recorder<Int>()
         var timers: [FrameTimer] = []
         for index in 0..<5 {
-            let timer = try FrameTimer(interval: .seconds(1), repeats: true) { _ in order.append(index) }
+            let timer = FrameTimer(interval: .seconds(1), repeats: true) { _ in order.append(index) }
             timer.add(to: loop, forMode: .default)
             timers.append(timer)
         }
-        try source.advance(to: .seconds(2))
+        source.advance(to: .seconds(2))
         #expect(order.values == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
     }
 
@@ -230,9 +230,9 @@ struct TimerParityTests {
     func toleranceCoalescesIdleWakeups() throws {
         let source = RecordingIdleSource()
         let loop = FrameLoop(source: source)
-        let a = try FrameTimer(interval: .milliseconds(100), repeats: true) { _ in }
+        let a = FrameTimer(interval: .milliseconds(100), repeats: true) { _ in }
         a.tolerance = .milliseconds(30)
-        let b = try FrameTimer(interval: .milliseconds(120), repeats: true) { _ in }
+        let b = FrameTimer(interval: .milliseconds(120), repeats: true) { _ in }
         a.add(to: loop, forMode: .default)
         b.add(to: loop, forMode: .default)
         loop.runFrame()

@@ -47,7 +47,7 @@ final class WaitSchedulingTests: XCTestCase {
     static func checkOnlyTheWaitRunsAtRealTimePriority(path: String) throws {
         do {
             let before = CFrameLinkShims_currentPolicy()
-            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
             let policies = Self.run(source)
             switch source.waitScheduling {
             case .realTime(let priority):
@@ -74,10 +74,10 @@ final class WaitSchedulingTests: XCTestCase {
     }
 
     func testARefusalFallsBackToNormalPriorityAndSaysSo() throws {
-        try MainActor.assumeIsolated {
+        MainActor.assumeIsolated {
             _RealTimeWait.simulatesRefusal = true
             defer { _RealTimeWait.simulatesRefusal = false }
-            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
             let loop = FrameLoop(source: source)
             let policies = Self.run(source)
             XCTAssertEqual(source.waitScheduling, .refused(reason: "refusal simulated"))
@@ -95,8 +95,8 @@ final class WaitSchedulingTests: XCTestCase {
     }
 
     func testTurnedOffTheThreadIsLeftAlone() throws {
-        try MainActor.assumeIsolated {
-            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+        MainActor.assumeIsolated {
+            let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
             source.usesRealTimeScheduling = false
             let policies = Self.run(source)
             XCTAssertEqual(source.waitScheduling, .off)
@@ -113,7 +113,7 @@ final class WaitSchedulingTests: XCTestCase {
                 throw XCTSkip("this machine refuses real-time scheduling: nothing to inherit")
             }
             defer { XCTAssertEqual(CFrameLinkShims_leaveRealTime(), 0) }
-            let source = DeadlineSource(refreshRate: try FrameRate(numerator: 200))
+            let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
             let policies = Self.run(source, frames: 3)
             XCTAssertEqual(source.waitScheduling, .inherited(priority: 5))
             XCTAssertTrue(

@@ -64,7 +64,7 @@ struct PlotScenarioTests {
         #expect(Self.refuses("--move-at") { () throws(ScenarioError) in try Self.scenario(moveAt: 900, moveTo: 144) })
         #expect(Self.refuses("--move-to") { () throws(ScenarioError) in try Self.scenario(moveAt: 300, moveTo: .nan) })
         let moved = try Self.scenario(moveAt: 300, moveTo: 144)
-        #expect(moved.move == DisplayMove(frame: 300, refreshRate: try FrameRate(numerator: 144)))
+        #expect(moved.move == DisplayMove(frame: 300, refreshRate: FrameRate(numerator: 144)))
     }
 
     @Test("--hide takes FROM-TO within the run and nothing else")

@@ -69,7 +69,7 @@ struct ScenarioRunTests {
 
     @Test("a move mid-run is an event at its frame, and the grid locks again on the new display")
     func move() throws {
-        let rate = try FrameRate(numerator: 144)
+        let rate = FrameRate(numerator: 144)
         let scenario = try PlotScenario(
             refreshRate: rate, jitter: .microseconds(300), work: .milliseconds(2), frames: 900,
             move: DisplayMove(frame: 450, refreshRate: .hz60))

@@ -62,11 +62,11 @@ final class AnimatorWorkload {
         output.initialize(repeating: 0)
         values = AnimatedValues(repeating: 0, count: count)
         let output = self.output
-        let spring = try! Spring(response: 1, dampingRatio: 0.002)  // rings for minutes: never settles here
-        let repeating = try! AnimationTiming(repeatCount: .infinity, autoreverses: true)
+        let spring = Spring(response: 1, dampingRatio: 0.002)  // rings for minutes: never settles here
+        let repeating = AnimationTiming(repeatCount: .infinity, autoreverses: true)
         for index in 0..<count {
             let from = Double(index % 1000)
-            let tween = try! Tween(
+            let tween = Tween(
                 from: from, to: from + 100, duration: 1_000_000 + Double(index % 7), curve: .easeInOut)
             // Each animation starts at its own point of its timeline, so that progress (and the
             // work of the curve solver) spreads over the whole curve, as in a real scene.
@@ -75,28 +75,28 @@ final class AnimatorWorkload {
             case .none:
                 break
             case .tweens:
-                try! animator.add(tween, into: values, at: index).seek(to: elapsed)
+                animator.add(tween, into: values, at: index).seek(to: elapsed)
             case .tweenClosures:
-                try! animator.add(tween) { output[index] = $0 }.seek(to: elapsed)
+                animator.add(tween) { output[index] = $0 }.seek(to: elapsed)
             case .timedTweens:
-                let short = try! Tween(from: from, to: from + 100, duration: 0.5 + Double(index % 7) * 0.1)
-                try! animator.add(short, timing: repeating, into: values, at: index)
+                let short = Tween(from: from, to: from + 100, duration: 0.5 + Double(index % 7) * 0.1)
+                animator.add(short, timing: repeating, into: values, at: index)
             case .keyPathTweens:
                 let sprite = Sprite()
                 sprites.append(sprite)
-                try! animator.animate(sprite, \.x, with: tween).seek(to: elapsed)
+                animator.animate(sprite, \.x, with: tween).seek(to: elapsed)
             case .weakTargetTweens:
                 let sprite = Sprite()
                 sprites.append(sprite)
-                try! animator.add(tween, target: sprite) { sprite, value in sprite.x = value }.seek(to: elapsed)
+                animator.add(tween, target: sprite) { sprite, value in sprite.x = value }.seek(to: elapsed)
             case .springs, .springClosures:
-                let animation = try! SpringAnimation(
+                let animation = SpringAnimation(
                     from: from, to: from + 100, initialVelocity: Double(index % 11), spring: spring)
                 let handle =
                     kind == .springs
-                    ? try! animator.add(animation, into: values, at: index)
+                    ? animator.add(animation, into: values, at: index)
                     : animator.add(animation) { output[index] = $0 }
-                try! handle.seek(to: startOffset(index) * 100)
+                handle.seek(to: startOffset(index) * 100)
             }
         }
         // Reach steady state: every buffer grown to its working size.
@@ -104,7 +104,7 @@ final class AnimatorWorkload {
     }
 
     func frame() {
-        try! source.advance(frames: 1)
+        source.advance(frames: 1)
     }
 
     isolated deinit {
@@ -226,7 +226,7 @@ final class SpringBaseline {
     var time = 0.0
 
     init(count: Int) {
-        let spring = try! Spring(response: 1, dampingRatio: 0.002)
+        let spring = Spring(response: 1, dampingRatio: 0.002)
         let omega = spring.naturalFrequency
         let zeta = spring.dampingRatio
         let decay = zeta * omega

@@ -7,7 +7,7 @@ import FrameLink
 /// are due on every frame.
 @MainActor
 final class RealClockSource: FrameSource {
-    let refreshRate = try! FrameRate(numerator: 100)
+    let refreshRate = FrameRate(numerator: 100)
     private var skipped: Int64 = 0
     var now: FrameInstant { FrameInstant(nanoseconds: MonotonicClock.nanoseconds() &+ skipped) }
     var pacingDescription: String { "benchmark: no waiting, real clock" }
@@ -51,7 +51,7 @@ final class Workload {
             source = RealClockSource()
             manualSource = nil
         } else {
-            let manual = ManualFrameSource(refreshRate: try! FrameRate(numerator: 100))
+            let manual = ManualFrameSource(refreshRate: FrameRate(numerator: 100))
             source = manual
             manualSource = manual
         }
@@ -71,10 +71,10 @@ final class Workload {
             if weakTargets {
                 let target = Target()
                 targets.append(target)
-                try! FrameTimer(target: target, interval: .milliseconds(10)) { target, _ in target.calls &+= 1 }
+                FrameTimer(target: target, interval: .milliseconds(10)) { target, _ in target.calls &+= 1 }
                     .add(to: loop, forMode: .common)
             } else {
-                try! FrameTimer(interval: .milliseconds(10), repeats: true) { [counter] _ in counter.calls &+= 1 }
+                FrameTimer(interval: .milliseconds(10), repeats: true) { [counter] _ in counter.calls &+= 1 }
                     .add(to: loop, forMode: .common)
             }
         }
@@ -84,7 +84,7 @@ final class Workload {
 
     func frame() {
         if let manualSource {
-            try! manualSource.advance(frames: 1)
+            manualSource.advance(frames: 1)
         } else {
             loop.runFrame()
         }

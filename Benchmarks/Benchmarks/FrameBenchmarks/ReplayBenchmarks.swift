@@ -53,7 +53,7 @@ func replayBenchmarks() {
             let source = try ManualFrameSource(replaying: log)
             let loop = FrameLoop(source: source)  // drains the main queue, as by default
             DisplayLink { _ in }.add(to: loop, forMode: .common)
-            try source.advance(frames: log.records.count + 1)
+            source.advance(frames: log.records.count + 1)
             precondition(loop.statistics.report.frames == log.records.count, "the replay reproduces every interval")
             blackHole(loop.statistics.report)
         }

@@ -45,7 +45,7 @@ func replay(_ log: FrameLog) {
         let loop = FrameLoop(source: source)
         loop.drainsMainQueue = false
         DisplayLink { _ in }.add(to: loop, forMode: .common)
-        try source.advance(frames: log.records.count + 2)
+        source.advance(frames: log.records.count + 2)
         let report = loop.statistics.report
         _ = report.summary
         for drop in loop.statistics.drops { _ = drop.description }

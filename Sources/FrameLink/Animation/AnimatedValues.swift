@@ -5,7 +5,7 @@
 /// ```swift
 /// let heights = AnimatedValues(repeating: 0.0, count: bars.count)
 /// for index in bars.indices {
-///     try animator.add(try Tween(from: 0.0, to: bars[index], duration: 0.6), into: heights, at: index)
+///     animator.add(Tween(from: 0.0, to: bars[index], duration: 0.6), into: heights, at: index)
 /// }
 /// // In the render callback:
 /// heights.withUnsafeBufferPointer { heights in for (index, height) in heights.enumerated() { … } }
@@ -24,10 +24,16 @@ public final class AnimatedValues<Value: Interpolatable> {
     ///
     /// - Precondition: `count` is zero or more.
     public init(repeating value: Value, count: Int) {
-        precondition(count >= 0, "AnimatedValues(repeating:count:): count must not be negative (got \(count))")
+        guard count >= 0 else {
+            FrameLinkError.trap(.invalidCount("AnimatedValues(repeating:count: \(count)): count must be zero or more"))
+        }
         self.count = count
         storage = .allocate(capacity: max(count, 1))
         storage.initialize(repeating: value, count: count)
+    }
+
+    private static func trapOutside(_ index: Int, _ count: Int) -> Never {
+        FrameLinkError.trap(.invalidCount("AnimatedValues index \(index) is outside 0..<\(count)"))
     }
 
     isolated deinit {
@@ -40,11 +46,11 @@ public final class AnimatedValues<Value: Interpolatable> {
     /// - Precondition: `index` is in `0..<count`.
     public subscript(index: Int) -> Value {
         get {
-            precondition(index >= 0 && index < count, "AnimatedValues index \(index) is outside 0..<\(count)")
+            guard index >= 0 && index < count else { Self.trapOutside(index, count) }
             return storage[index]
         }
         set {
-            precondition(index >= 0 && index < count, "AnimatedValues index \(index) is outside 0..<\(count)")
+            guard index >= 0 && index < count else { Self.trapOutside(index, count) }
             storage[index] = newValue
         }
     }

@@ -7,8 +7,8 @@
 ///
 /// ```swift
 /// animator.add(AnimationGroup(
-///     AnimationTrack(ship, \.position, with: try Tween(from: start, to: end, duration: 1)),
-///     AnimationTrack(ship, \.angle, with: try SpringAnimation(from: 0.0, to: .pi / 4, spring: .snappy))))
+///     AnimationTrack(ship, \.position, with: Tween(from: start, to: end, duration: 1)),
+///     AnimationTrack(ship, \.angle, with: SpringAnimation(from: 0.0, to: .pi / 4, spring: .snappy))))
 /// ```
 public struct AnimationGroup {
     /// The parts, started together.

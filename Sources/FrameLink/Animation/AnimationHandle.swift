@@ -6,9 +6,9 @@
 /// then.
 ///
 /// ```swift
-/// let handle = animator.animate(door, \.angle, with: try Tween(from: 0.0, to: 90, duration: 2))
+/// let handle = animator.animate(door, \.angle, with: Tween(from: 0.0, to: 90, duration: 2))
 /// handle.pause()
-/// try handle.seek(to: 1.5)   // scrub: shows the value at 1.5 s at once
+/// handle.seek(to: 1.5)   // scrub: shows the value at 1.5 s at once
 /// handle.resume()
 /// ```
 @MainActor
@@ -116,14 +116,14 @@ public final class AnimationHandle {
     /// animation shows the value there at once and stays paused (scrubbing); a running one continues
     /// from there on the next frame.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` if `elapsed` is negative, NaN or infinite.
-    public func seek(to elapsed: Double) throws(FrameLinkError) {
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `elapsed` is negative, NaN or infinite.
+    public func seek(to elapsed: Double) {
         guard elapsed.isFinite, elapsed >= 0 else {
-            throw .invalidInterval("seek(to: \(elapsed)): the time must be finite and zero or more")
+            FrameLinkError.trap(.invalidInterval("seek(to: \(elapsed)): the time must be finite and zero or more"))
         }
         guard isActive, let animator else { return }
         if isGroup {
-            for child in children { try child.seek(to: elapsed) }
+            for child in children { child.seek(to: elapsed) }
         } else if let store {
             store.seek(slot, to: elapsed, at: animator.currentTime)
         }

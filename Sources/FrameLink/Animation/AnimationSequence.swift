@@ -8,9 +8,9 @@
 ///
 /// ```swift
 /// animator.add(AnimationSequence(
-///     AnimationTrack(ball, \.y, with: try Tween(from: 0.0, to: 300, duration: 0.5, curve: .easeInQuad)),
-///     AnimationTrack(ball, \.y, with: try Tween(from: 300.0, to: 0, duration: 0.5, curve: .easeOutQuad))),
-///     timing: try AnimationTiming(repeatCount: .infinity))
+///     AnimationTrack(ball, \.y, with: Tween(from: 0.0, to: 300, duration: 0.5, curve: .easeInQuad)),
+///     AnimationTrack(ball, \.y, with: Tween(from: 300.0, to: 0, duration: 0.5, curve: .easeOutQuad))),
+///     timing: AnimationTiming(repeatCount: .infinity))
 /// ```
 public struct AnimationSequence {
     /// The parts, in order.

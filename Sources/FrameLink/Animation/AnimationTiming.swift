@@ -12,8 +12,8 @@
 ///
 /// ```swift
 /// // Pulse forever: 0.4 s out, 0.4 s back, starting after half a second.
-/// let pulse = try AnimationTiming(delay: 0.5, repeatCount: .infinity, autoreverses: true)
-/// animator.add(try Tween(from: 1.0, to: 1.2, duration: 0.4), timing: pulse) { sprite.scale = $0 }
+/// let pulse = AnimationTiming(delay: 0.5, repeatCount: .infinity, autoreverses: true)
+/// animator.add(Tween(from: 1.0, to: 1.2, duration: 0.4), timing: pulse) { sprite.scale = $0 }
 /// ```
 ///
 /// ``localTime(at:duration:)`` and ``value(of:at:)`` are pure functions: the animator uses exactly
@@ -80,21 +80,22 @@ public struct AnimationTiming: Sendable, Hashable {
     ///   - repeatCount: Cycles to play (1 by default; `.infinity` repeats forever).
     ///   - autoreverses: Whether each cycle plays forward, then backward.
     ///   - fill: What is shown during the delay and after the end (``Fill/forwards`` by default).
-    /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite delay;
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a negative, NaN or infinite delay;
     ///   `.invalidValue` for a speed that is not positive and finite; `.invalidCount` for a repeat
     ///   count that is NaN, zero or negative.
     public init(
         delay: Double = 0, speed: Double = 1, repeatCount: Double = 1, autoreverses: Bool = false,
         fill: Fill = .forwards
-    ) throws(FrameLinkError) {
+    ) {
         guard delay.isFinite, delay >= 0 else {
-            throw .invalidInterval("animation delay of \(delay) s: must be finite and zero or more")
+            FrameLinkError.trap(.invalidInterval("animation delay of \(delay) s: must be finite and zero or more"))
         }
         guard speed.isFinite, speed > 0 else {
-            throw .invalidValue("animation speed \(speed): must be finite and above zero")
+            FrameLinkError.trap(.invalidValue("animation speed \(speed): must be finite and above zero"))
         }
         guard repeatCount > 0 else {
-            throw .invalidCount("animation repeatCount \(repeatCount): must be above zero (.infinity repeats forever)")
+            FrameLinkError.trap(
+                .invalidCount("animation repeatCount \(repeatCount): must be above zero (.infinity repeats forever)"))
         }
         self.init(uncheckedDelay: delay, speed: speed, repeatCount: repeatCount, autoreverses: autoreverses, fill: fill)
     }

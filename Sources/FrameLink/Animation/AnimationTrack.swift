@@ -7,11 +7,11 @@
 ///
 /// ```swift
 /// let enter = AnimationSequence(
-///     AnimationTrack(card, \.position, with: try Tween(from: offscreen, to: center, duration: 0.4)),
-///     try .wait(0.1),
+///     AnimationTrack(card, \.position, with: Tween(from: offscreen, to: center, duration: 0.4)),
+///     .wait(0.1),
 ///     AnimationGroup(
-///         AnimationTrack(card, \.scale, with: try SpringAnimation(from: 1.0, to: 1.2, spring: .bouncy)),
-///         AnimationTrack(card, \.alpha, with: try Tween(from: 0.5, to: 1.0, duration: 0.3))))
+///         AnimationTrack(card, \.scale, with: SpringAnimation(from: 1.0, to: 1.2, spring: .bouncy)),
+///         AnimationTrack(card, \.alpha, with: Tween(from: 0.5, to: 1.0, duration: 0.3))))
 /// animator.add(enter) { result in print(result) }
 /// ```
 public struct AnimationTrack {
@@ -91,10 +91,10 @@ public struct AnimationTrack {
 
     /// A track that does nothing for `seconds`: a pause in a sequence.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite time.
-    public static func wait(_ seconds: Double) throws(FrameLinkError) -> AnimationTrack {
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a negative, NaN or infinite time.
+    public static func wait(_ seconds: Double) -> AnimationTrack {
         guard seconds.isFinite, seconds >= 0 else {
-            throw .invalidInterval("wait of \(seconds) s: must be finite and zero or more")
+            FrameLinkError.trap(.invalidInterval("wait of \(seconds) s: must be finite and zero or more"))
         }
         return AnimationTrack(waiting: seconds)
     }

@@ -21,10 +21,10 @@
 ///
 /// ```swift
 /// let animator = Animator(loop: loop)
-/// try animator.animate(sprite, \.position, to: SIMD2(400, 300), spring: .bouncy)
-/// animator.add(try Tween(from: 0.0, to: 1, duration: 0.5)) { hud.alpha = $0 }
+/// animator.animate(sprite, \.position, to: SIMD2(400, 300), spring: .bouncy)
+/// animator.add(Tween(from: 0.0, to: 1, duration: 0.5)) { hud.alpha = $0 }
 /// let heights = AnimatedValues(repeating: 0.0, count: 10_000)
-/// try animator.add(try Tween(from: 0.0, to: 80, duration: 0.6), into: heights, at: 42)
+/// animator.add(Tween(from: 0.0, to: 80, duration: 0.6), into: heights, at: 42)
 /// animator.timeScale = 0.25   // slow motion
 /// ```
 ///
@@ -44,9 +44,9 @@ public final class Animator {
     public var timeScale: Double {
         get { scale }
         set {
-            precondition(
-                newValue.isFinite && newValue >= 0,
-                "Animator.timeScale must be finite and zero or more (got \(newValue))")
+            guard newValue.isFinite && newValue >= 0 else {
+                FrameLinkError.trap(.invalidValue("Animator.timeScale \(newValue): must be finite and zero or more"))
+            }
             let real = loop.now.nanoseconds
             anchorClock = clockTime(real)
             anchorReal = real
@@ -220,15 +220,16 @@ public final class Animator {
     /// fastest form for many animations. Animating a slot that is already animating replaces that
     /// animation and continues from its current value and velocity.
     ///
-    /// - Throws: `FrameLinkError.invalidCount` if `index` is outside `0..<values.count`.
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, if `index` is outside `0..<values.count`.
     /// - Returns: A handle to pause, resume, seek or cancel the animation.
     @discardableResult
     public func add<A: Animation>(
         _ animation: A, timing: AnimationTiming = .default, into values: AnimatedValues<A.Value>, at index: Int,
         completion: (@MainActor (AnimationResult) -> Void)? = nil
-    ) throws(FrameLinkError) -> AnimationHandle {
+    ) -> AnimationHandle {
         guard index >= 0 && index < values.count else {
-            throw .invalidCount("index \(index) is outside the \(values.count) animated values (0..<\(values.count))")
+            FrameLinkError.trap(
+                .invalidCount("index \(index) is outside the \(values.count) animated values (0..<\(values.count))"))
         }
         let sink = _Sink<A.Value>(destination: values.storage + index, storage: values)
         return addLeaf(
@@ -238,28 +239,28 @@ public final class Animator {
 
     /// Tweens `object[keyPath: keyPath]` from its current value to `value`.
     ///
-    /// - Throws: `FrameLinkError` for a bad duration or delay, or a value that is not finite.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for a bad duration or delay, or a value that is not finite.
     @discardableResult
     public func animate<Object: AnyObject, Value: Interpolatable>(
         _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>, to value: Value, duration: Double,
         curve: TimingCurve = .easeInOut, delay: Double = 0, timing: AnimationTiming = .default,
         completion: (@MainActor (AnimationResult) -> Void)? = nil
-    ) throws(FrameLinkError) -> AnimationHandle {
-        let tween = try Tween(from: object[keyPath: keyPath], to: value, duration: duration, curve: curve, delay: delay)
+    ) -> AnimationHandle {
+        let tween = Tween(from: object[keyPath: keyPath], to: value, duration: duration, curve: curve, delay: delay)
         return animate(object, keyPath, with: tween, timing: timing, completion: completion)
     }
 
     /// Springs `object[keyPath: keyPath]` from its current value to `value`; if it is already
     /// animating, the spring starts with its current velocity instead of `initialVelocity`.
     ///
-    /// - Throws: `FrameLinkError` for a value or threshold that is not finite.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for a value or threshold that is not finite.
     @discardableResult
     public func animate<Object: AnyObject, Value: Interpolatable>(
         _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>, to value: Value,
         spring: Spring = .smooth, initialVelocity: Value = .zero, threshold: Double = 0.001,
         timing: AnimationTiming = .default, completion: (@MainActor (AnimationResult) -> Void)? = nil
-    ) throws(FrameLinkError) -> AnimationHandle {
-        let animation = try SpringAnimation(
+    ) -> AnimationHandle {
+        let animation = SpringAnimation(
             from: object[keyPath: keyPath], to: value, initialVelocity: initialVelocity, spring: spring,
             threshold: threshold)
         return animate(object, keyPath, with: animation, timing: timing, completion: completion)

@@ -19,7 +19,7 @@
 /// starts outside the bounds springs back at once.
 ///
 /// ```swift
-/// let fling = try DecayAnimation(from: offset, initialVelocity: -2400, bounds: 0...maxOffset)
+/// let fling = DecayAnimation(from: offset, initialVelocity: -2400, bounds: 0...maxOffset)
 /// animator.add(fling) { list.offset = $0 }
 /// ```
 public struct DecayAnimation<Value: Interpolatable>: Animation {
@@ -49,12 +49,12 @@ public struct DecayAnimation<Value: Interpolatable>: Animation {
     ///   - decelerationRate: The fraction of velocity kept per millisecond (``DecelerationRate/normal``
     ///     by default).
     ///   - threshold: The remaining distance under which the motion stops (0.001 by default).
-    /// - Throws: `FrameLinkError.invalidValue` if a value is NaN or infinite or the threshold is not
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, if a value is NaN or infinite or the threshold is not
     ///   positive and finite.
     public init(
         from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal, threshold: Double = 0.001
-    ) throws(FrameLinkError) {
-        try Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
+    ) {
+        Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
         self.init(
             unchecked: from, velocity: initialVelocity, rate: decelerationRate, threshold: threshold,
             makeBoundary: nil)
@@ -86,12 +86,13 @@ public struct DecayAnimation<Value: Interpolatable>: Animation {
         }
     }
 
-    static func validate(from: Value, velocity: Value, threshold: Double) throws(FrameLinkError) {
+    static func validate(from: Value, velocity: Value, threshold: Double) {
         guard from.isFinite, velocity.isFinite else {
-            throw .invalidValue("decay from \(from) at \(velocity): values must be finite (no NaN or infinity)")
+            FrameLinkError.trap(
+                .invalidValue("decay from \(from) at \(velocity): values must be finite (no NaN or infinity)"))
         }
         guard threshold.isFinite, threshold > 0 else {
-            throw .invalidValue("decay threshold \(threshold): must be finite and above zero")
+            FrameLinkError.trap(.invalidValue("decay threshold \(threshold): must be finite and above zero"))
         }
     }
 
@@ -139,14 +140,14 @@ extension DecayAnimation where Value: BinaryFloatingPoint {
     ///   - bounce: The spring that pulls the value back onto a bound it reaches (``Spring/smooth``
     ///     by default); `nil` stops the value dead at the bound.
     ///   - threshold: The remaining distance under which the motion stops (0.001 by default).
-    /// - Throws: `FrameLinkError.invalidValue` for non-finite values, bounds or threshold.
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, for non-finite values, bounds or threshold.
     public init(
         from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal,
         bounds: ClosedRange<Value>, bounce: Spring? = .smooth, threshold: Double = 0.001
-    ) throws(FrameLinkError) {
-        try Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
+    ) {
+        Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
         guard bounds.lowerBound.isFinite, bounds.upperBound.isFinite else {
-            throw .invalidValue("decay bounds \(bounds): must be finite")
+            FrameLinkError.trap(.invalidValue("decay bounds \(bounds): must be finite"))
         }
         let lower = bounds.lowerBound
         let upper = bounds.upperBound

@@ -10,8 +10,8 @@
 /// millisecond, as `UIScrollView.DecelerationRate`.
 ///
 /// ```swift
-/// let fling = try DecayAnimation(from: 0.0, initialVelocity: 1500, decelerationRate: .fast)
-/// let custom = try DecelerationRate(0.995)
+/// let fling = DecayAnimation(from: 0.0, initialVelocity: 1500, decelerationRate: .fast)
+/// let custom = DecelerationRate(0.995)
 /// ```
 public struct DecelerationRate: Sendable, Hashable, CustomStringConvertible {
     /// The fraction of velocity kept per millisecond, strictly between 0 and 1.
@@ -25,10 +25,11 @@ public struct DecelerationRate: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a rate that keeps `rawValue` of the velocity per millisecond.
     ///
-    /// - Throws: `FrameLinkError.invalidValue` unless 0 < `rawValue` < 1.
-    public init(_ rawValue: Double) throws(FrameLinkError) {
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, unless 0 < `rawValue` < 1.
+    public init(_ rawValue: Double) {
         guard rawValue > 0, rawValue < 1 else {
-            throw .invalidValue("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998")
+            FrameLinkError.trap(
+                .invalidValue("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998"))
         }
         self.rawValue = rawValue
     }

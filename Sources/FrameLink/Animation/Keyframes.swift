@@ -6,10 +6,10 @@
 /// `curves[i]` (or by a single curve for every segment, or linearly with none).
 ///
 /// ```swift
-/// let shake = try Keyframes(values: [0.0, -10, 10, -6, 6, 0], duration: 0.4)
-/// let path = try Keyframes(
+/// let shake = Keyframes(values: [0.0, -10, 10, -6, 6, 0], duration: 0.4)
+/// let path = Keyframes(
 ///     values: [SIMD2<Double>(0, 0), SIMD2(100, 50), SIMD2(200, 0)], mode: .smooth, duration: 1.5)
-/// let blink = try Keyframes(values: [1.0, 0, 1], keyTimes: [0, 0.5, 1], mode: .discrete, duration: 0.5)
+/// let blink = Keyframes(values: [1.0, 0, 1], keyTimes: [0, 0.5, 1], mode: .discrete, duration: 0.5)
 /// ```
 public struct Keyframes<Value: Interpolatable>: Animation {
     /// How a keyframe animation moves between its values (`CAAnimationCalculationMode`).
@@ -48,40 +48,46 @@ public struct Keyframes<Value: Interpolatable>: Animation {
     ///     (`values.count − 1`).
     ///   - mode: How the value moves between key values (``Mode/linear`` by default).
     ///   - duration: The seconds the whole path takes.
-    /// - Throws: `FrameLinkError.invalidCount` for no values or mismatched counts;
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, for no values or mismatched counts;
     ///   `.invalidInterval` for a bad duration or key times that are outside 0...1, NaN, or not
     ///   ascending; `.invalidValue` for a NaN or infinite value.
     public init(
         values: [Value], keyTimes: [Double]? = nil, curves: [TimingCurve] = [], mode: Mode = .linear,
         duration: Double
-    ) throws(FrameLinkError) {
-        guard !values.isEmpty else { throw .invalidCount("keyframes need at least one value") }
+    ) {
+        guard !values.isEmpty else { FrameLinkError.trap(.invalidCount("keyframes need at least one value")) }
         guard duration.isFinite, duration >= 0 else {
-            throw .invalidInterval("keyframes duration of \(duration) s: must be finite and zero or more")
+            FrameLinkError.trap(
+                .invalidInterval("keyframes duration of \(duration) s: must be finite and zero or more"))
         }
         for (index, value) in values.enumerated() where !value.isFinite {
-            throw .invalidValue("keyframe value \(index) is \(value): values must be finite (no NaN or infinity)")
+            FrameLinkError.trap(
+                .invalidValue("keyframe value \(index) is \(value): values must be finite (no NaN or infinity)"))
         }
         if let keyTimes {
             guard keyTimes.count == values.count else {
-                throw .invalidCount(
-                    "\(keyTimes.count) key times for \(values.count) values: pass one key time per value")
+                FrameLinkError.trap(
+                    .invalidCount(
+                        "\(keyTimes.count) key times for \(values.count) values: pass one key time per value"))
             }
             for (index, time) in keyTimes.enumerated() {
                 guard time >= 0, time <= 1 else {
-                    throw .invalidInterval("key time \(index) is \(time): key times are fractions in 0...1")
+                    FrameLinkError.trap(
+                        .invalidInterval("key time \(index) is \(time): key times are fractions in 0...1"))
                 }
                 if index > 0, time < keyTimes[index - 1] {
-                    throw .invalidInterval(
-                        "key times must ascend: key time \(index) (\(time)) comes before key time \(index - 1) (\(keyTimes[index - 1]))"
-                    )
+                    FrameLinkError.trap(
+                        .invalidInterval(
+                            "key times must ascend: key time \(index) (\(time)) comes before key time \(index - 1) (\(keyTimes[index - 1]))"
+                        ))
                 }
             }
         }
         let segments = values.count - 1
         guard curves.count <= 1 || curves.count == segments else {
-            throw .invalidCount(
-                "\(curves.count) curves for \(segments) segments: pass none, one for all, or one per segment")
+            FrameLinkError.trap(
+                .invalidCount(
+                    "\(curves.count) curves for \(segments) segments: pass none, one for all, or one per segment"))
         }
         self.init(unchecked: values, keyTimes: keyTimes, curves: curves, mode: mode, duration: duration)
     }

@@ -6,9 +6,9 @@
 /// that suits you:
 ///
 /// ```swift
-/// let physical = try Spring(mass: 1, stiffness: 170, damping: 26)   // React Spring's "default"
-/// let perceptual = try Spring(duration: 0.4, bounce: 0.25)          // SwiftUI's form
-/// let classic = try Spring(response: 0.5, dampingRatio: 0.8)        // SwiftUI's older form
+/// let physical = Spring(mass: 1, stiffness: 170, damping: 26)   // React Spring's "default"
+/// let perceptual = Spring(duration: 0.4, bounce: 0.25)          // SwiftUI's form
+/// let classic = Spring(response: 0.5, dampingRatio: 0.8)        // SwiftUI's older form
 /// let preset = Spring.bouncy
 /// ```
 ///
@@ -30,17 +30,18 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     ///   - mass: The mass (1 by default); above zero and finite.
     ///   - stiffness: The stiffness; above zero and finite.
     ///   - damping: The damping; above zero and finite (an undamped spring would never settle).
-    /// - Throws: `FrameLinkError.invalidValue` naming the parameter that is zero, negative, NaN or
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, naming the parameter that is zero, negative, NaN or
     ///   infinite.
-    public init(mass: Double = 1, stiffness: Double, damping: Double) throws(FrameLinkError) {
+    public init(mass: Double = 1, stiffness: Double, damping: Double) {
         guard mass.isFinite, mass > 0 else {
-            throw .invalidValue("spring mass \(mass): must be finite and above zero")
+            FrameLinkError.trap(.invalidValue("spring mass \(mass): must be finite and above zero"))
         }
         guard stiffness.isFinite, stiffness > 0 else {
-            throw .invalidValue("spring stiffness \(stiffness): must be finite and above zero")
+            FrameLinkError.trap(.invalidValue("spring stiffness \(stiffness): must be finite and above zero"))
         }
         guard damping.isFinite, damping > 0 else {
-            throw .invalidValue("spring damping \(damping): must be finite and above zero (the spring must settle)")
+            FrameLinkError.trap(
+                .invalidValue("spring damping \(damping): must be finite and above zero (the spring must settle)"))
         }
         self.mass = mass
         self.stiffness = stiffness
@@ -54,30 +55,30 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     ///   - duration: The period of the undamped spring in seconds (0.5 by default); above zero.
     ///   - bounce: 0 for no overshoot (the default), toward 1 for more bounce, toward −1 for an
     ///     overdamped, slower approach; strictly between −1 and 1.
-    /// - Throws: `FrameLinkError.invalidInterval` for a duration that is not positive and finite;
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a duration that is not positive and finite;
     ///   `.invalidValue` for a bounce outside −1 < bounce < 1.
-    public init(duration: Double = 0.5, bounce: Double = 0) throws(FrameLinkError) {
+    public init(duration: Double = 0.5, bounce: Double = 0) {
         guard duration.isFinite, duration > 0 else {
-            throw .invalidInterval("spring duration of \(duration) s: must be finite and above zero")
+            FrameLinkError.trap(.invalidInterval("spring duration of \(duration) s: must be finite and above zero"))
         }
         guard bounce > -1, bounce < 1 else {
-            throw .invalidValue("spring bounce \(bounce): must be between -1 and 1 (exclusive)")
+            FrameLinkError.trap(.invalidValue("spring bounce \(bounce): must be between -1 and 1 (exclusive)"))
         }
         let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
-        try self.init(response: duration, dampingRatio: ratio)
+        self.init(response: duration, dampingRatio: ratio)
     }
 
     /// Creates a spring from its response (the undamped period, in seconds) and damping ratio
     /// (1 is critical; below 1 bounces), as SwiftUI's `spring(response:dampingFraction:)` does.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` for a response that is not positive and finite;
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a response that is not positive and finite;
     ///   `.invalidValue` for a damping ratio that is not positive and finite.
-    public init(response: Double, dampingRatio: Double) throws(FrameLinkError) {
+    public init(response: Double, dampingRatio: Double) {
         guard response.isFinite, response > 0 else {
-            throw .invalidInterval("spring response of \(response) s: must be finite and above zero")
+            FrameLinkError.trap(.invalidInterval("spring response of \(response) s: must be finite and above zero"))
         }
         guard dampingRatio.isFinite, dampingRatio > 0 else {
-            throw .invalidValue("spring damping ratio \(dampingRatio): must be finite and above zero")
+            FrameLinkError.trap(.invalidValue("spring damping ratio \(dampingRatio): must be finite and above zero"))
         }
         let angularFrequency = 2 * Double.pi / response
         self.mass = 1

@@ -16,7 +16,7 @@
 /// value is exactly ``to``.
 ///
 /// ```swift
-/// let drop = try SpringAnimation(from: 0.0, to: 300, initialVelocity: -800, spring: .bouncy)
+/// let drop = SpringAnimation(from: 0.0, to: 300, initialVelocity: -800, spring: .bouncy)
 /// drop.duration          // seconds until it settles within 0.001
 /// drop.value(at: 0.1)    // where it is after 0.1 s
 /// ```
@@ -54,18 +54,19 @@ public struct SpringAnimation<Value: Interpolatable>: Animation {
     ///   - spring: The spring (``Spring/smooth`` by default).
     ///   - threshold: The distance from `to` under which the spring counts as settled, in the
     ///     value's units (0.001 by default; half a pixel is enough for screen positions).
-    /// - Throws: `FrameLinkError.invalidValue` if a value is NaN or infinite or the threshold is not
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, if a value is NaN or infinite or the threshold is not
     ///   positive and finite.
     public init(
         from: Value, to: Value, initialVelocity: Value = .zero, spring: Spring = .smooth, threshold: Double = 0.001
-    ) throws(FrameLinkError) {
+    ) {
         guard from.isFinite, to.isFinite, initialVelocity.isFinite else {
-            throw .invalidValue(
-                "spring from \(from) to \(to) with velocity \(initialVelocity): values must be finite (no NaN or infinity)"
-            )
+            FrameLinkError.trap(
+                .invalidValue(
+                    "spring from \(from) to \(to) with velocity \(initialVelocity): values must be finite (no NaN or infinity)"
+                ))
         }
         guard threshold.isFinite, threshold > 0 else {
-            throw .invalidValue("spring threshold \(threshold): must be finite and above zero")
+            FrameLinkError.trap(.invalidValue("spring threshold \(threshold): must be finite and above zero"))
         }
         self.init(unchecked: from, to: to, initialVelocity: initialVelocity, spring: spring, threshold: threshold)
     }

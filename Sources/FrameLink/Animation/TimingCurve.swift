@@ -16,9 +16,9 @@
 /// names of [easings.net](https://easings.net) (``easeInSine`` … ``easeInOutBounce``).
 ///
 /// ```swift
-/// let curve = try TimingCurve(controlPoints: 0.34, 1.56, 0.64, 1)   // overshoots, then settles
+/// let curve = TimingCurve(controlPoints: 0.34, 1.56, 0.64, 1)   // overshoots, then settles
 /// curve.value(at: 0.5)                                              // 1.0 or a little more
-/// let tween = try Tween(from: 0.0, to: 100.0, duration: 0.3, curve: .easeOutBack)
+/// let tween = Tween(from: 0.0, to: 100.0, duration: 0.3, curve: .easeOutBack)
 /// ```
 ///
 /// Curves are pure functions: ``value(at:)`` depends on nothing but its argument.
@@ -85,15 +85,17 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
     /// (x2, y2), as `CAMediaTimingFunction(controlPoints:)` and CSS `cubic-bezier()` do.
     ///
     /// The y coordinates may leave 0...1 (the curve then overshoots or anticipates).
-    /// - Throws: `FrameLinkError.invalidValue` if a coordinate is NaN or infinite, or an x coordinate
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, if a coordinate is NaN or infinite, or an x coordinate
     ///   is outside 0...1 (the curve would not be a function of time).
-    public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) throws(FrameLinkError) {
+    public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         guard x1.isFinite, y1.isFinite, x2.isFinite, y2.isFinite else {
-            throw .invalidValue("cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)) must be finite")
+            FrameLinkError.trap(
+                .invalidValue("cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)) must be finite"))
         }
         guard (0...1).contains(x1), (0...1).contains(x2) else {
-            throw .invalidValue(
-                "cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)): x1 and x2 must be within 0...1")
+            FrameLinkError.trap(
+                .invalidValue(
+                    "cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)): x1 and x2 must be within 0...1"))
         }
         // A curve whose control points lie on the diagonal is linear in value, but keeps its points:
         // `controlPoints` and `description` give back what was asked for.
@@ -102,19 +104,21 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
 
     /// A cubic Bézier timing curve; the same as ``init(controlPoints:_:_:_:)``.
     ///
-    /// - Throws: `FrameLinkError.invalidValue` for non-finite points or x outside 0...1.
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, for non-finite points or x outside 0...1.
     public static func cubicBezier(
         _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double
-    ) throws(FrameLinkError) -> TimingCurve {
-        try TimingCurve(controlPoints: x1, y1, x2, y2)
+    ) -> TimingCurve {
+        TimingCurve(controlPoints: x1, y1, x2, y2)
     }
 
     /// A staircase of `count` equal jumps, as CSS `steps(count, start | end)`: a sprite-sheet flip
     /// or a ticking clock hand.
     ///
-    /// - Throws: `FrameLinkError.invalidCount` if `count` is below 1.
-    public static func steps(_ count: Int, position: StepPosition = .end) throws(FrameLinkError) -> TimingCurve {
-        guard count >= 1 else { throw .invalidCount("steps(\(count)): a step curve needs at least 1 step") }
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, if `count` is below 1.
+    public static func steps(_ count: Int, position: StepPosition = .end) -> TimingCurve {
+        guard count >= 1 else {
+            FrameLinkError.trap(.invalidCount("steps(\(count)): a step curve needs at least 1 step"))
+        }
         return TimingCurve(kind: position == .start ? .jumpStart : .jumpEnd, Double(count))
     }
 

@@ -2,7 +2,7 @@
 /// `CABasicAnimation` with a `fromValue` and a `toValue`.
 ///
 /// ```swift
-/// let slide = try Tween(from: SIMD2<Double>(0, 0), to: SIMD2(300, 120), duration: 0.4, curve: .easeOut)
+/// let slide = Tween(from: SIMD2<Double>(0, 0), to: SIMD2(300, 120), duration: 0.4, curve: .easeOut)
 /// slide.value(at: 0.2)   // part of the way, eased
 /// animator.add(slide) { sprite.position = $0 }
 /// ```
@@ -26,19 +26,20 @@ public struct Tween<Value: Interpolatable>: Animation {
     ///   - duration: Seconds the change takes; zero jumps to `to` at once.
     ///   - curve: The timing curve (Core Animation's ease-in-ease-out by default).
     ///   - delay: Seconds to wait before starting (0 by default).
-    /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite duration or
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a negative, NaN or infinite duration or
     ///   delay; `.invalidValue` if `from` or `to` is not finite.
     public init(
         from: Value, to: Value, duration: Double, curve: TimingCurve = .easeInOut, delay: Double = 0
-    ) throws(FrameLinkError) {
+    ) {
         guard duration.isFinite, duration >= 0 else {
-            throw .invalidInterval("tween duration of \(duration) s: must be finite and zero or more")
+            FrameLinkError.trap(.invalidInterval("tween duration of \(duration) s: must be finite and zero or more"))
         }
         guard delay.isFinite, delay >= 0 else {
-            throw .invalidInterval("tween delay of \(delay) s: must be finite and zero or more")
+            FrameLinkError.trap(.invalidInterval("tween delay of \(delay) s: must be finite and zero or more"))
         }
         guard from.isFinite, to.isFinite else {
-            throw .invalidValue("tween from \(from) to \(to): both values must be finite (no NaN or infinity)")
+            FrameLinkError.trap(
+                .invalidValue("tween from \(from) to \(to): both values must be finite (no NaN or infinity)"))
         }
         self.init(unchecked: from, to: to, duration: duration, curve: curve, delay: delay)
     }

@@ -26,19 +26,21 @@ extension DisplayLab {
         }
 
         /// Checks the refresh: a phase from zero up to one period, a variable range with minimum ≤ maximum.
-        func validated() throws(FrameLinkError) -> Refresh {
+        func validated() -> Refresh {
             switch self {
             case .fixed(let rate, let phase):
                 let nanoseconds = phase.wholeNanoseconds
                 guard nanoseconds >= 0 && nanoseconds < rate.periodNanoseconds else {
-                    throw .invalidInterval(
-                        "DisplayLab.Refresh.fixed: phase \(phase) must be at least zero and under one period "
-                            + "(\(rate.period))")
+                    FrameLinkError.trap(
+                        .invalidInterval(
+                            "DisplayLab.Refresh.fixed: phase \(phase) must be at least zero and under one period "
+                                + "(\(rate.period))"))
                 }
             case .variable(let minimum, let maximum):
                 guard minimum.framesPerSecond <= maximum.framesPerSecond else {
-                    throw .invalidFrameRate(
-                        "DisplayLab.Refresh.variable: minimum \(minimum) is above maximum \(maximum)")
+                    FrameLinkError.trap(
+                        .invalidFrameRate(
+                            "DisplayLab.Refresh.variable: minimum \(minimum) is above maximum \(maximum)"))
                 }
             case .emulated, .none:
                 break

@@ -10,8 +10,8 @@
 /// on which refresh, and how many refreshes it missed.
 ///
 /// ```swift
-/// let lab = try DisplayLab(refresh: .fixed(.hz60, phase: .milliseconds(3)), buffers: 3,
-///                          jitter: try .uniform(upTo: .microseconds(300)))
+/// let lab = DisplayLab(refresh: .fixed(.hz60, phase: .milliseconds(3)), buffers: 3,
+///                      jitter: .uniform(upTo: .microseconds(300)))
 /// let source = lab.makeSource()
 /// let loop = FrameLoop(source: source)
 /// let link = DisplayLink { _ in lab.work(for: .milliseconds(4)) }   // the frame's work
@@ -41,9 +41,10 @@ public final class DisplayLab: PacingClock {
     /// How long a present that does not block takes (50 µs unless set).
     public var presentCost: Duration = .microseconds(50) {
         didSet {
-            precondition(
-                presentCost >= .zero && presentCost < .seconds(1),
-                "DisplayLab.presentCost must be from zero to under a second, not \(presentCost)")
+            guard presentCost >= .zero && presentCost < .seconds(1) else {
+                FrameLinkError.trap(
+                    .invalidInterval("DisplayLab.presentCost \(presentCost): must be from zero to under a second"))
+            }
         }
     }
 
@@ -88,16 +89,17 @@ public final class DisplayLab: PacingClock {
     ///   - seed: The seed of the jitter's random numbers: the same seed, the same run.
     ///   - feedback: Whether the lab reports when each frame reached the screen to a source made by
     ///     ``makeSource(pacing:nominalRate:)``.
-    /// - Throws: ``FrameLinkError/invalidCount(_:)`` for a buffer count outside 2…8;
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, for a buffer count outside 2…8;
     ///   ``FrameLinkError/invalidInterval(_:)`` or ``FrameLinkError/invalidFrameRate(_:)`` for a
     ///   phase outside one period or a variable range whose minimum is above its maximum.
     public init(
         refresh: Refresh, buffers: Int = 2, jitter: PresentJitter = .none, seed: UInt64 = 1, feedback: Bool = false
-    ) throws(FrameLinkError) {
+    ) {
         guard (2...8).contains(buffers) else {
-            throw .invalidCount("DisplayLab: \(buffers) buffers; a swap chain has 2 (double buffering) to 8")
+            FrameLinkError.trap(
+                .invalidCount("DisplayLab: \(buffers) buffers; a swap chain has 2 (double buffering) to 8"))
         }
-        self.refresh = try refresh.validated()
+        self.refresh = refresh.validated()
         self.buffers = buffers
         self.jitter = jitter
         providesFeedback = feedback
@@ -137,7 +139,9 @@ public final class DisplayLab: PacingClock {
     /// - Parameter duration: How long the work takes.
     public func work(for duration: Duration) {
         let amount = duration.wholeNanoseconds
-        precondition(amount >= 0, "DisplayLab.work(for:): \(duration) is negative; work takes time")
+        guard amount >= 0 else {
+            FrameLinkError.trap(.invalidInterval("DisplayLab.work(for: \(duration)): is negative; work takes time"))
+        }
         sleep(untilNanoseconds: time + amount)
     }
 
@@ -147,9 +151,9 @@ public final class DisplayLab: PacingClock {
     /// current display's next refresh (a fixed rate's phase is then that refresh).
     ///
     /// - Parameter newRefresh: How the new display refreshes.
-    /// - Throws: As ``init(refresh:buffers:jitter:seed:feedback:)`` for an invalid refresh.
-    public func changeRefresh(to newRefresh: Refresh) throws(FrameLinkError) {
-        let checked = try newRefresh.validated()
+    /// - Precondition: As ``init(refresh:buffers:jitter:seed:feedback:)`` for an invalid refresh.
+    public func changeRefresh(to newRefresh: Refresh) {
+        let checked = newRefresh.validated()
         switch refresh {
         case .fixed, .variable:
             pendingRefresh = checked

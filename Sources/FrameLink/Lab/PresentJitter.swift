@@ -19,18 +19,18 @@ public struct PresentJitter: Sendable, Equatable, CustomStringConvertible {
     /// A delay spread evenly between zero and `maximum`.
     ///
     /// - Parameter maximum: The longest delay, from zero to 10 seconds.
-    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` if `maximum` is negative or over 10 s.
-    public static func uniform(upTo maximum: Duration) throws(FrameLinkError) -> PresentJitter {
-        PresentJitter(shape: .uniform(try checked(maximum, at: 10_000_000_000, "uniform(upTo:)")))
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `maximum` is negative or over 10 s.
+    public static func uniform(upTo maximum: Duration) -> PresentJitter {
+        PresentJitter(shape: .uniform(checked(maximum, at: 10_000_000_000, "uniform(upTo:)")))
     }
 
     /// A delay that is mostly short with a long tail (exponential with the given mean), as a busy
     /// compositor's.
     ///
     /// - Parameter mean: The mean delay, from zero to 0.5 seconds (the tail is cut at 20 means).
-    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` if `mean` is negative or over 0.5 s.
-    public static func exponential(mean: Duration) throws(FrameLinkError) -> PresentJitter {
-        PresentJitter(shape: .exponential(try checked(mean, at: 500_000_000, "exponential(mean:)")))
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `mean` is negative or over 0.5 s.
+    public static func exponential(mean: Duration) -> PresentJitter {
+        PresentJitter(shape: .exponential(checked(mean, at: 500_000_000, "exponential(mean:)")))
     }
 
     /// The distribution, such as `"uniform 0–1.5 ms"`.
@@ -64,13 +64,15 @@ public struct PresentJitter: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func checked(_ duration: Duration, at most: Int64, _ what: String) throws(FrameLinkError) -> Int64 {
+    private static func checked(_ duration: Duration, at most: Int64, _ what: String) -> Int64 {
         let nanoseconds = duration.wholeNanoseconds
         guard nanoseconds >= 0 else {
-            throw .invalidInterval("PresentJitter.\(what): \(duration) is negative; a present cannot return early")
+            FrameLinkError.trap(
+                .invalidInterval("PresentJitter.\(what): \(duration) is negative; a present cannot return early"))
         }
         guard nanoseconds <= most else {
-            throw .invalidInterval("PresentJitter.\(what): \(duration) is longer than \(Duration.nanoseconds(most))")
+            FrameLinkError.trap(
+                .invalidInterval("PresentJitter.\(what): \(duration) is longer than \(Duration.nanoseconds(most))"))
         }
         return nanoseconds
     }

@@ -10,8 +10,8 @@
 /// let loop = FrameLoop(source: source)
 /// let link = DisplayLink { link in print(link.timestamp) }
 /// link.add(to: loop, forMode: .common)
-/// try source.advance(frames: 3)          // 0.016666666 s, 0.033333333 s, 0.050000000 s
-/// try source.advance(by: .seconds(5.5))  // one frame, 5.5 s later
+/// source.advance(frames: 3)          // 0.016666666 s, 0.033333333 s, 0.050000000 s
+/// source.advance(by: .seconds(5.5))  // one frame, 5.5 s later
 /// ```
 @MainActor
 public final class ManualFrameSource: FrameSource {
@@ -47,7 +47,7 @@ public final class ManualFrameSource: FrameSource {
     /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the first wrong record and field.
     public init(replaying log: FrameLog) throws(FrameLinkError) {
         try log.validate()
-        refreshRate = try FrameRate(period: .nanoseconds(log.periodNanoseconds))
+        refreshRate = FrameRate(period: .nanoseconds(log.periodNanoseconds))
         var timestamps = log.records.map(\.timestamp)
         var drops = log.records.map(\.droppedFrames)
         // The frame before the first record (its interval's start) comes first, so that advancing
@@ -69,9 +69,9 @@ public final class ManualFrameSource: FrameSource {
 
     /// Creates a virtual display whose frames are `period` apart.
     ///
-    /// - Throws: `FrameLinkError.invalidFrameRate` if `period` is not positive.
-    public convenience init(period: Duration) throws(FrameLinkError) {
-        self.init(refreshRate: try FrameRate(period: period))
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidFrameRate` message, if `period` is not positive.
+    public convenience init(period: Duration) {
+        self.init(refreshRate: FrameRate(period: period))
     }
 
     /// Remembers the loop that `advance` drives.
@@ -82,9 +82,11 @@ public final class ManualFrameSource: FrameSource {
     /// Runs `frames` frames of the attached loop, each on the next point of the frame grid.
     ///
     /// Without an attached loop it only moves time.
-    /// - Throws: `FrameLinkError.invalidCount` if `frames` is negative.
-    public func advance(frames: Int = 1) throws(FrameLinkError) {
-        guard frames >= 0 else { throw .invalidCount("advance(frames: \(frames)): time never goes backwards") }
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, if `frames` is negative.
+    public func advance(frames: Int = 1) {
+        guard frames >= 0 else {
+            FrameLinkError.trap(.invalidCount("advance(frames: \(frames)): time never goes backwards"))
+        }
         for _ in 0..<frames {
             if let loop {
                 loop.runFrame()
@@ -107,9 +109,9 @@ public final class ManualFrameSource: FrameSource {
     /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
     /// a stall. Later frames continue on the grid.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` if `interval` is zero or negative.
-    public func advance(by interval: Duration) throws(FrameLinkError) {
-        let nanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "advance(by:)")
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `interval` is zero or negative.
+    public func advance(by interval: Duration) {
+        let nanoseconds = FrameLinkError.requiredNanoseconds(interval, what: "advance(by:)")
         if let loop {
             pendingInterval = nanoseconds
             loop.runFrame()
@@ -124,19 +126,21 @@ public final class ManualFrameSource: FrameSource {
     /// call it from a callback to simulate a slow one (the next frame then comes late, and the drop
     /// is blamed on that callback).
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` if `duration` is zero or negative.
-    public func simulateWork(for duration: Duration) throws(FrameLinkError) {
-        let nanoseconds = try FrameLinkError.checkedNanoseconds(duration, what: "simulateWork(for:)")
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `duration` is zero or negative.
+    public func simulateWork(for duration: Duration) {
+        let nanoseconds = FrameLinkError.requiredNanoseconds(duration, what: "simulateWork(for:)")
         now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
     }
 
     /// Runs frames on the grid until the time is at or after `instant`.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` if `instant` is in the past.
-    public func advance(to instant: FrameInstant) throws(FrameLinkError) {
-        guard instant >= now else { throw .invalidInterval("advance(to: \(instant)) is before now (\(now))") }
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `instant` is in the past.
+    public func advance(to instant: FrameInstant) {
+        guard instant >= now else {
+            FrameLinkError.trap(.invalidInterval("advance(to: \(instant)) is before now (\(now))"))
+        }
         while now < instant {
-            try advance(frames: 1)
+            advance(frames: 1)
         }
     }
 

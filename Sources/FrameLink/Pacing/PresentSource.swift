@@ -227,8 +227,7 @@ public final class PresentSource: FrameSource {
     public var refreshRate: FrameRate {
         let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
         guard presentInterval > 1 else { return base }
-        return (try? FrameRate(numerator: base.numerator, denominator: base.denominator * Int64(presentInterval)))
-            ?? base
+        return FrameRate(numerator: base.numerator, denominator: base.denominator * Int64(presentInterval))
     }
 
     /// The time since the source was created.
@@ -415,7 +414,7 @@ public final class PresentSource: FrameSource {
             forgetGridPosition()
         }
         if grid.hasGrid && grid.isStable != false {
-            measuredRefreshRate = try? FrameRate(framesPerSecond: 1e9 / grid.period)
+            measuredRefreshRate = FrameRate(framesPerSecond: 1e9 / grid.period)
         }
         judgeVsyncRate()
         if grid.isStable == false { keepsNoPhase = true } else if grid.isStable == true { keepsNoPhase = false }
@@ -550,7 +549,7 @@ public final class PresentSource: FrameSource {
         if vsyncIsFasterThanDisplay && median * 4 >= period {
             // Built only when it is said.
             if !reason.hasPrefix("present blocks, but at") {
-                let measured = (try? FrameRate(framesPerSecond: 1e9 / grid.period)).map { "\($0)" } ?? "?"
+                let measured = (try? FrameRate(validating: 1e9 / grid.period)).map { "\($0)" } ?? "?"
                 let why =
                     "present blocks, but at \(measured), faster than the display's \(displayRefreshRate): "
                     + "not the display's vsync (an emulated one, as under Xvfb), paced by deadline"

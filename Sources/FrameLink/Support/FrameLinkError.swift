@@ -1,8 +1,15 @@
-/// An error thrown by FrameLink when it is handed an invalid parameter.
+/// A problem FrameLink found in a value it was given: thrown for data from outside the program, the
+/// message of a stopped program for a programmer error.
 ///
-/// FrameLink rejects bad numbers at the point where they enter the API (an interval, a rate, a
-/// repeat count) with a thrown error that says what was wrong, instead of accepting them silently or
-/// trapping deep inside the frame loop.
+/// FrameLink's error policy, the standard library's:
+/// - **A programmer error in an argument stops the program** where the value enters the API, with
+///   this error's message saying what was wrong and what to pass instead: a negative interval, a NaN
+///   duration, a spring with zero mass, an index outside the animated values. Such values are bugs
+///   in the calling code, so constants need no `try` (`FrameTimer(interval: .seconds(1), …)`,
+///   `Tween(from: 0, to: 1, duration: 0.3)`, `GameClock()`).
+/// - **Data from outside the program is validated by throwing**: a frame log read from a file
+///   (``frameLog(_:)``), and numbers a program reads at run time through the `validating`
+///   initializers such as ``FrameRate/init(validating:)``.
 public enum FrameLinkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A timer interval or tolerance that is zero, negative, NaN or infinite.
     case invalidInterval(String)
@@ -33,9 +40,39 @@ public enum FrameLinkError: Error, Equatable, Sendable, CustomStringConvertible 
 }
 
 extension FrameLinkError {
+    /// Stops the program for a programmer error, printing `FrameLink: ` and the error's message.
+    static func trap(_ error: FrameLinkError, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("FrameLink: \(error.description)", file: file, line: line)
+    }
+
+    /// Returns the result of `check`, or stops the program with the message of the error it threw.
+    static func require<Value>(
+        file: StaticString = #fileID, line: UInt = #line, _ check: () throws(FrameLinkError) -> Value
+    ) -> Value {
+        do {
+            return try check()
+        } catch {
+            trap(error, file: file, line: line)
+        }
+    }
+
+    /// Converts a number of seconds to whole nanoseconds, stopping the program for NaN, infinities
+    /// and, unless `allowZero`, values that are not positive.
+    static func requiredNanoseconds(seconds: Double, what: String, allowZero: Bool = false) -> Int64 {
+        require { () throws(FrameLinkError) in
+            try checkedNanoseconds(seconds: seconds, what: what, allowZero: allowZero)
+        }
+    }
+
+    /// Validates a duration, stopping the program for values that are not positive (or negative
+    /// ones if `allowZero`).
+    static func requiredNanoseconds(_ duration: Duration, what: String, allowZero: Bool = false) -> Int64 {
+        require { () throws(FrameLinkError) in try checkedNanoseconds(duration, what: what, allowZero: allowZero) }
+    }
+
     /// Converts a number of seconds to whole nanoseconds, rejecting NaN, infinities and, unless
     /// `allowZero`, values that are not positive.
-    static func checkedNanoseconds(
+    package static func checkedNanoseconds(
         seconds: Double, what: String, allowZero: Bool = false
     ) throws(FrameLinkError) -> Int64 {
         guard seconds.isFinite else { throw .invalidInterval("\(what) of \(seconds) s: must be finite") }
@@ -51,7 +88,7 @@ extension FrameLinkError {
     }
 
     /// Validates a duration, rejecting values that are not positive (or negative ones if `allowZero`).
-    static func checkedNanoseconds(
+    package static func checkedNanoseconds(
         _ duration: Duration, what: String, allowZero: Bool = false
     ) throws(FrameLinkError) -> Int64 {
         let nanoseconds = duration.wholeNanoseconds

@@ -5,14 +5,16 @@ extension FrameRate: ExpressibleByIntegerLiteral {
     /// A literal is a constant in the program, so a rate that is not positive is a programmer
     /// error: it stops the program with a message, as the standard library does. Rates that come
     /// from outside the program (a settings file, a command line) go through the throwing
-    /// initializers instead.
+    /// ``init(validating:)`` instead.
     ///
     /// - Parameter value: Frames per second, above zero.
     public init(integerLiteral value: Int64) {
-        precondition(
-            value > 0,
-            "FrameRate literal \(value): a frame rate is a positive number of frames per second (30, 60, 144…); "
-                + "for a rate read at run time, use the throwing FrameRate(numerator:) instead")
+        guard value > 0 else {
+            FrameLinkError.trap(
+                .invalidFrameRate(
+                    "literal \(value): use a positive literal (30, 60, 144…); for a rate read at run time, "
+                        + "use the throwing FrameRate(validating:)"))
+        }
         self.init(unchecked: value)
     }
 

@@ -4,15 +4,16 @@
 /// frame `k` on a grid is computed from the fraction in one step (`k × 1e9 × denominator /
 /// numerator`), never by adding a rounded period `k` times.
 ///
-/// Whole rates are written as integer literals; rates read at run time go through the throwing
-/// initializers, which refuse zero, negative, NaN and absurd values:
+/// Whole rates are written as integer literals or named constants; a rate read at run time goes
+/// through ``init(validating:)``, which throws for zero, negative, NaN and absurd values:
 ///
 /// ```swift
 /// let display = FrameRate.hz60
 /// let physics: FrameRate = 50
 /// let ntsc = FrameRate.hz59_94
 /// print(ntsc.period)  // 0.016683333 seconds
-/// let fromSettings = try FrameRate(framesPerSecond: 59.94)  // 2997/50, 16683350 ns
+/// let typed = FrameRate(framesPerSecond: 59.94)  // 2997/50, 16683350 ns
+/// let fromSettings = try FrameRate(validating: 144)  // throws for 0, -1, NaN
 /// ```
 public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
     /// The numerator of frames per second.
@@ -22,10 +23,11 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a rate of `numerator / denominator` frames per second.
     ///
-    /// - Throws: `FrameLinkError.invalidFrameRate` if either part is not positive.
-    public init(numerator: Int64, denominator: Int64 = 1) throws(FrameLinkError) {
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidFrameRate` message, if either part is not positive.
+    public init(numerator: Int64, denominator: Int64 = 1) {
         guard numerator > 0, denominator > 0 else {
-            throw .invalidFrameRate("\(numerator)/\(denominator) frames per second: both parts must be positive")
+            FrameLinkError.trap(
+                .invalidFrameRate("\(numerator)/\(denominator) frames per second: both parts must be positive"))
         }
         let divisor = Self.greatestCommonDivisor(numerator, denominator)
         self.numerator = numerator / divisor
@@ -34,9 +36,21 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a rate from a number of frames per second, exact to a thousandth of a hertz.
     ///
-    /// - Throws: `FrameLinkError.invalidFrameRate` for zero, negative, NaN, infinite or absurd
+    /// For a rate written in the program. A rate read at run time (a command line, a settings
+    /// file) goes through ``init(validating:)``, which throws instead.
+    ///
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidFrameRate` message, for
+    ///   zero, negative, NaN, infinite or absurd (over 100,000 Hz) rates.
+    public init(framesPerSecond: Double) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in try FrameRate(validating: framesPerSecond) }
+    }
+
+    /// Creates a rate from a number of frames per second read at run time, exact to a thousandth of
+    /// a hertz.
+    ///
+    /// - Throws: ``FrameLinkError/invalidFrameRate(_:)`` for zero, negative, NaN, infinite or absurd
     ///   (over 100,000 Hz) rates.
-    public init(framesPerSecond: Double) throws(FrameLinkError) {
+    public init(validating framesPerSecond: Double) throws(FrameLinkError) {
         guard framesPerSecond.isFinite, framesPerSecond > 0, framesPerSecond <= 100_000 else {
             throw .invalidFrameRate("\(framesPerSecond) frames per second: must be finite, above 0 and at most 100000")
         }
@@ -44,18 +58,18 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
         guard milli >= 1 else {
             throw .invalidFrameRate("\(framesPerSecond) frames per second: below the resolution of 0.001 Hz")
         }
-        try self.init(numerator: Int64(milli), denominator: 1000)
+        self.init(numerator: Int64(milli), denominator: 1000)
     }
 
     /// Creates a rate whose frames are `period` apart.
     ///
-    /// - Throws: `FrameLinkError.invalidFrameRate` if the period is zero or negative.
-    public init(period: Duration) throws(FrameLinkError) {
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidFrameRate` message, if the period is zero or negative.
+    public init(period: Duration) {
         let nanoseconds = period.wholeNanoseconds
         guard nanoseconds > 0 else {
-            throw .invalidFrameRate("a frame period of \(period): must be positive")
+            FrameLinkError.trap(.invalidFrameRate("a frame period of \(period): must be positive"))
         }
-        try self.init(numerator: 1_000_000_000, denominator: nanoseconds)
+        self.init(numerator: 1_000_000_000, denominator: nanoseconds)
     }
 
     /// Exactly 60 frames per second.

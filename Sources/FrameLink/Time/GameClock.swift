@@ -8,7 +8,7 @@
 /// of death. All arithmetic is in integer nanoseconds: the step counts are exact.
 ///
 /// ```swift
-/// let clock = try GameClock(fixedStep: .milliseconds(10))
+/// let clock = GameClock(fixedStep: .milliseconds(10))
 /// DisplayLink(target: world) { world, link in
 ///     let frame = clock.update(at: link.targetTimestamp)
 ///     for _ in 0..<frame.steps { world.simulate(dt: clock.fixedStep) }
@@ -53,16 +53,16 @@ public final class GameClock {
     ///   - maximumStepsPerFrame: The cap on steps per frame; by default, enough steps for
     ///     `maximumDelta` (rounded up).
     ///   - maximumDelta: The cap on real time per frame (250 ms by default).
-    /// - Throws: `FrameLinkError` if the step or the delta cap is not positive, or the step cap is
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, if the step or the delta cap is not positive, or the step cap is
     ///   below 1.
     public init(
         fixedStep: Duration = .nanoseconds(16_666_667), maximumStepsPerFrame: Int? = nil,
         maximumDelta: Duration = .milliseconds(250)
-    ) throws(FrameLinkError) {
-        stepNanoseconds = try FrameLinkError.checkedNanoseconds(fixedStep, what: "fixed step")
-        maximumDeltaNanoseconds = try FrameLinkError.checkedNanoseconds(maximumDelta, what: "maximum delta")
+    ) {
+        stepNanoseconds = FrameLinkError.requiredNanoseconds(fixedStep, what: "fixed step")
+        maximumDeltaNanoseconds = FrameLinkError.requiredNanoseconds(maximumDelta, what: "maximum delta")
         if let maximumStepsPerFrame, maximumStepsPerFrame < 1 {
-            throw .invalidCount("maximumStepsPerFrame \(maximumStepsPerFrame): must be at least 1")
+            FrameLinkError.trap(.invalidCount("maximumStepsPerFrame \(maximumStepsPerFrame): must be at least 1"))
         }
         self.fixedStep = fixedStep
         self.maximumStepsPerFrame =
@@ -73,10 +73,10 @@ public final class GameClock {
 
     /// Sets the time scale.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` for a negative, NaN or infinite scale.
-    public func setTimeScale(_ scale: Double) throws(FrameLinkError) {
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a negative, NaN or infinite scale.
+    public func setTimeScale(_ scale: Double) {
         guard scale.isFinite, scale >= 0 else {
-            throw .invalidInterval("time scale \(scale): must be finite and zero or more")
+            FrameLinkError.trap(.invalidInterval("time scale \(scale): must be finite and zero or more"))
         }
         timeScale = scale
     }

@@ -15,11 +15,12 @@
 /// fires and releases its closure. A timer made with a weak target invalidates itself once the target
 /// is gone. A closure that captures its owner strongly keeps the owner alive until ``invalidate()``.
 ///
-/// Invalid arguments (a zero, negative, NaN or infinite interval, a repeat count below 1) throw
-/// ``FrameLinkError``; a negative ``tolerance`` stops the program with a precondition message.
+/// Invalid arguments (a zero, negative, NaN or infinite interval, a repeat count below 1, a negative
+/// ``tolerance``) are programmer errors: they stop the program with a ``FrameLinkError`` message
+/// that says what to pass instead.
 ///
 /// ```swift
-/// let timer = try FrameTimer(target: clock, interval: .seconds(1)) { clock, _ in clock.tick() }
+/// let timer = FrameTimer(target: clock, interval: .seconds(1)) { clock, _ in clock.tick() }
 /// timer.add(to: loop, forMode: .default)    // stops while the loop is in .tracking
 /// ```
 @MainActor
@@ -46,7 +47,9 @@ public final class FrameTimer {
     /// default. It never shifts the timer's grid.
     public var tolerance: Duration = .zero {
         didSet {
-            precondition(tolerance >= .zero, "FrameTimer.tolerance must not be negative (got \(tolerance))")
+            guard tolerance >= .zero else {
+                FrameLinkError.trap(.invalidInterval("FrameTimer.tolerance \(tolerance): must be zero or more"))
+            }
             toleranceNanoseconds = tolerance.wholeNanoseconds
             rescheduleIfActive()
         }
@@ -130,22 +133,22 @@ public final class FrameTimer {
     ///   - repeatCount: For a repeating timer, the number of fires after which it stops; `nil` for
     ///     no limit.
     ///   - block: Called with the timer each time it fires.
-    /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an interval that is not positive or a repeat count below 1.
     public convenience init(
         interval: Duration, repeats: Bool, repeatCount: Int? = nil,
         block: @escaping @MainActor (FrameTimer) -> Void
-    ) throws(FrameLinkError) {
-        try self.init(validating: interval, repeats: repeats, repeatCount: repeatCount, target: nil, body: block)
+    ) {
+        self.init(validating: interval, repeats: repeats, repeatCount: repeatCount, target: nil, body: block)
     }
 
     /// The one initializer every form goes through: validates, then stores.
     private init(
         validating interval: Duration, repeats: Bool, repeatCount: Int?, target: AnyObject?,
         body: @escaping @MainActor (FrameTimer) -> Void
-    ) throws(FrameLinkError) {
-        intervalNanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "timer interval")
+    ) {
+        intervalNanoseconds = FrameLinkError.requiredNanoseconds(interval, what: "timer interval")
         if let repeatCount, repeatCount < 1 {
-            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
+            FrameLinkError.trap(.invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)"))
         }
         self.interval = interval
         self.repeats = repeats
@@ -159,35 +162,35 @@ public final class FrameTimer {
 
     /// Creates a timer from an interval in seconds, as `Timer(timeInterval:repeats:block:)` does.
     ///
-    /// - Throws: `FrameLinkError` for an interval that is zero, negative, NaN or infinite.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an interval that is zero, negative, NaN or infinite.
     public convenience init(
         timeInterval: Double, repeats: Bool, repeatCount: Int? = nil,
         block: @escaping @MainActor (FrameTimer) -> Void
-    ) throws(FrameLinkError) {
-        let nanoseconds = try FrameLinkError.checkedNanoseconds(seconds: timeInterval, what: "timer interval")
-        try self.init(interval: .nanoseconds(nanoseconds), repeats: repeats, repeatCount: repeatCount, block: block)
+    ) {
+        let nanoseconds = FrameLinkError.requiredNanoseconds(seconds: timeInterval, what: "timer interval")
+        self.init(interval: .nanoseconds(nanoseconds), repeats: repeats, repeatCount: repeatCount, block: block)
     }
 
     /// Creates a timer that first fires at `fireDate`, then every `interval` if it repeats.
     ///
-    /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an interval that is not positive or a repeat count below 1.
     public convenience init(
         fireAt fireDate: FrameInstant, interval: Duration, repeats: Bool, repeatCount: Int? = nil,
         block: @escaping @MainActor (FrameTimer) -> Void
-    ) throws(FrameLinkError) {
-        try self.init(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
+    ) {
+        self.init(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
         self.fireDate = fireDate
     }
 
     /// Creates a timer that holds `target` weakly and hands it to `block` on each fire; the timer
     /// invalidates itself once `target` is gone.
     ///
-    /// - Throws: `FrameLinkError` for an interval that is not positive or a repeat count below 1.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an interval that is not positive or a repeat count below 1.
     public convenience init<Target: AnyObject>(
         target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
         block: @escaping @MainActor (Target, FrameTimer) -> Void
-    ) throws(FrameLinkError) {
-        try self.init(
+    ) {
+        self.init(
             validating: interval, repeats: repeats, repeatCount: repeatCount, target: target,
             body: { @MainActor [weak target] timer in
                 guard let target else {
@@ -201,47 +204,48 @@ public final class FrameTimer {
     /// Creates a timer and adds it to ``FrameLoop/current`` in `.default` mode, as
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` does.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval, or `.unsupported` if no loop exists.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval, or `.unsupported` if no loop exists.
     @discardableResult
     public static func scheduledTimer(
         withTimeInterval interval: Double, repeats: Bool,
         block: @escaping @MainActor (FrameTimer) -> Void
-    ) throws(FrameLinkError) -> FrameTimer {
-        let timer = try FrameTimer(timeInterval: interval, repeats: repeats, block: block)
-        try timer.addToCurrentLoop()
+    ) -> FrameTimer {
+        let timer = FrameTimer(timeInterval: interval, repeats: repeats, block: block)
+        timer.addToCurrentLoop()
         return timer
     }
 
     /// Creates a timer with a `Duration` interval and adds it to ``FrameLoop/current`` in `.default`.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval, or `.unsupported` if no loop exists.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval, or `.unsupported` if no loop exists.
     @discardableResult
     public static func scheduledTimer(
         withInterval interval: Duration, repeats: Bool, repeatCount: Int? = nil,
         block: @escaping @MainActor (FrameTimer) -> Void
-    ) throws(FrameLinkError) -> FrameTimer {
-        let timer = try FrameTimer(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
-        try timer.addToCurrentLoop()
+    ) -> FrameTimer {
+        let timer = FrameTimer(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
+        timer.addToCurrentLoop()
         return timer
     }
 
     /// Creates a weak-target timer and adds it to ``FrameLoop/current`` in `.default`.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval, or `.unsupported` if no loop exists.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval, or `.unsupported` if no loop exists.
     @discardableResult
     public static func scheduledTimer<Target: AnyObject>(
         target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
         block: @escaping @MainActor (Target, FrameTimer) -> Void
-    ) throws(FrameLinkError) -> FrameTimer {
-        let timer = try FrameTimer(
+    ) -> FrameTimer {
+        let timer = FrameTimer(
             target: target, interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
-        try timer.addToCurrentLoop()
+        timer.addToCurrentLoop()
         return timer
     }
 
-    private func addToCurrentLoop() throws(FrameLinkError) {
+    private func addToCurrentLoop() {
         guard let loop = FrameLoop.current else {
-            throw .unsupported("scheduledTimer needs a FrameLoop; create one first or use add(to:forMode:)")
+            FrameLinkError.trap(
+                .unsupported("scheduledTimer needs a FrameLoop; create one first or use add(to:forMode:)"))
         }
         add(to: loop, forMode: .default)
     }

@@ -16,7 +16,7 @@ import Dispatch
 ///   timer alive, so a forgotten timer stops instead of leaking.
 ///
 /// ```swift
-/// let autosave = try QueueTimer.scheduled(target: game, interval: .seconds(30), queue: saveQueue) { game, _ in
+/// let autosave = QueueTimer.scheduled(target: game, interval: .seconds(30), queue: saveQueue) { game, _ in
 ///     game.saveSnapshot()
 /// }
 /// ```
@@ -53,13 +53,13 @@ public final class QueueTimer: Sendable {
     ///   - leeway: How late the system may fire to save power (zero by default).
     ///   - queue: The queue to run `handler` on (a global queue by default).
     ///   - handler: Called with the timer on each fire.
-    /// - Throws: `FrameLinkError` for an interval that is not positive, a negative leeway, or a
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an interval that is not positive, a negative leeway, or a
     ///   repeat count below 1.
     public convenience init(
         interval: Duration, repeats: Bool = true, repeatCount: Int? = nil, leeway: Duration = .zero,
         queue: DispatchQueue = .global(), handler: @escaping @Sendable (QueueTimer) -> Void
-    ) throws(FrameLinkError) {
-        try self.init(
+    ) {
+        self.init(
             checkedInterval: interval, repeats: repeats, repeatCount: repeatCount, leeway: leeway, queue: queue
         ) { timer in
             handler(timer)
@@ -70,13 +70,13 @@ public final class QueueTimer: Sendable {
     /// Creates a suspended timer that holds `target` weakly and hands it to `handler` on each fire;
     /// the timer cancels itself once `target` is gone.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval, leeway or repeat count.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval, leeway or repeat count.
     public convenience init<Target: AnyObject & Sendable>(
         target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
         leeway: Duration = .zero, queue: DispatchQueue = .global(),
         handler: @escaping @Sendable (Target, QueueTimer) -> Void
-    ) throws(FrameLinkError) {
-        try self.init(
+    ) {
+        self.init(
             checkedInterval: interval, repeats: repeats, repeatCount: repeatCount, leeway: leeway, queue: queue
         ) { [weak target] timer in
             guard let target else { return false }
@@ -88,11 +88,11 @@ public final class QueueTimer: Sendable {
     private init(
         checkedInterval interval: Duration, repeats: Bool, repeatCount: Int?, leeway: Duration,
         queue: DispatchQueue, handler: @escaping @Sendable (QueueTimer) -> Bool
-    ) throws(FrameLinkError) {
-        let nanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "queue timer interval")
-        let leewayNanoseconds = try FrameLinkError.checkedNanoseconds(leeway, what: "leeway", allowZero: true)
+    ) {
+        let nanoseconds = FrameLinkError.requiredNanoseconds(interval, what: "queue timer interval")
+        let leewayNanoseconds = FrameLinkError.requiredNanoseconds(leeway, what: "leeway", allowZero: true)
         if let repeatCount, repeatCount < 1 {
-            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
+            FrameLinkError.trap(.invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)"))
         }
         self.repeats = repeats
         self.repeatCount = repeatCount
@@ -107,12 +107,12 @@ public final class QueueTimer: Sendable {
 
     /// Creates a timer and starts it at once.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval, leeway or repeat count.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval, leeway or repeat count.
     public static func scheduled(
         interval: Duration, repeats: Bool = true, repeatCount: Int? = nil, leeway: Duration = .zero,
         queue: DispatchQueue = .global(), handler: @escaping @Sendable (QueueTimer) -> Void
-    ) throws(FrameLinkError) -> QueueTimer {
-        let timer = try QueueTimer(
+    ) -> QueueTimer {
+        let timer = QueueTimer(
             interval: interval, repeats: repeats, repeatCount: repeatCount, leeway: leeway, queue: queue,
             handler: handler)
         timer.resume()
@@ -121,13 +121,13 @@ public final class QueueTimer: Sendable {
 
     /// Creates a weak-target timer and starts it at once.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval, leeway or repeat count.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval, leeway or repeat count.
     public static func scheduled<Target: AnyObject & Sendable>(
         target: Target, interval: Duration, repeats: Bool = true, repeatCount: Int? = nil,
         leeway: Duration = .zero, queue: DispatchQueue = .global(),
         handler: @escaping @Sendable (Target, QueueTimer) -> Void
-    ) throws(FrameLinkError) -> QueueTimer {
-        let timer = try QueueTimer(
+    ) -> QueueTimer {
+        let timer = QueueTimer(
             target: target, interval: interval, repeats: repeats, repeatCount: repeatCount, leeway: leeway,
             queue: queue, handler: handler)
         timer.resume()
@@ -137,13 +137,13 @@ public final class QueueTimer: Sendable {
     /// A countdown: calls `tick` with the number of ticks left (`count − 1` down to 0) every
     /// `interval`, then `completion`, then cancels itself.
     ///
-    /// - Throws: `FrameLinkError` for an invalid interval or a count below 1.
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an invalid interval or a count below 1.
     public static func countdown(
         from count: Int, interval: Duration, queue: DispatchQueue = .global(),
         tick: @escaping @Sendable (_ remaining: Int) -> Void, completion: @escaping @Sendable () -> Void
-    ) throws(FrameLinkError) -> QueueTimer {
-        guard count >= 1 else { throw .invalidCount("countdown from \(count): must be at least 1") }
-        return try scheduled(interval: interval, repeats: true, repeatCount: count, queue: queue) { timer in
+    ) -> QueueTimer {
+        guard count >= 1 else { FrameLinkError.trap(.invalidCount("countdown from \(count): must be at least 1")) }
+        return scheduled(interval: interval, repeats: true, repeatCount: count, queue: queue) { timer in
             let remaining = count - timer.fireCount
             tick(remaining)
             if remaining == 0 { completion() }
@@ -202,9 +202,9 @@ public final class QueueTimer: Sendable {
 
     /// Changes the interval; a running timer's next fire comes one new interval from now.
     ///
-    /// - Throws: `FrameLinkError.invalidInterval` if `interval` is not positive.
-    public func setInterval(_ interval: Duration) throws(FrameLinkError) {
-        let nanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "queue timer interval")
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `interval` is not positive.
+    public func setInterval(_ interval: Duration) {
+        let nanoseconds = FrameLinkError.requiredNanoseconds(interval, what: "queue timer interval")
         state.withLock { state in
             state.intervalNanoseconds = nanoseconds
             if !state.isCancelled { schedule(state) }

@@ -27,7 +27,7 @@ final class Game {
         if ball.y > 340, abs(ball.x - paddleX) < 50, velocity.y > 0 {
             velocity.y = -velocity.y
             hits += 1
-            glow = try? Tween(from: 255.0, to: 40.0, duration: 0.4, curve: .easeOut)
+            glow = Tween(from: 255.0, to: 40.0, duration: 0.4, curve: .easeOut)
             glowStart = link.timestamp.seconds
         }
         if ball.y > 372 { ball = SIMD2(320, 180) }  // missed: serve again
@@ -72,7 +72,7 @@ MainActor.assumeIsolated {
     let link = DisplayLink(target: game) { game, link in game.step(link) }  // weak target: no leak
     link.label = "game update"
     link.add(to: host.loop, forMode: .common)
-    let clock = try! FrameTimer(target: game, interval: .seconds(1)) { game, _ in game.seconds += 1 }
+    let clock = FrameTimer(target: game, interval: .seconds(1)) { game, _ in game.seconds += 1 }
     clock.add(to: host.loop, forMode: .default)  // pauses while the mouse drags (.tracking)
     host.eventHandler = { event in
         if event.type == SDL_MOUSEMOTION.rawValue {
