@@ -14,11 +14,12 @@ LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Be
 FUZZ_SECONDS ?= 600
 PACE_FRAMES ?= 6000
 
-.PHONY: help deps build lint test example fuzz bench pace docs api-check leaks demo plot clean
+.PHONY: help deps build lint test snippets example fuzz bench pace docs api-check leaks demo plot clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
+	@echo "make snippets  compile every Swift snippet of README.md and the DocC articles (part of make test)"
 	@echo "make fuzz   fuzz frame-log reading and replay for 10 minutes (FUZZ_SECONDS=N to change)"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing, quiet and under CPU load, against ../shared/probes/vs.c (PACE_FRAMES=N)"
@@ -62,12 +63,13 @@ test: deps lint build
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter QueueTimerTests 2>&1 | tee $(OUT)/test-tsan.log
 	@if grep -q "ThreadSanitizer" $(OUT)/test-tsan.log; then echo "error: ThreadSanitizer reported races" >&2; exit 1; fi
 	$(MAKE) --no-print-directory example
+	$(MAKE) --no-print-directory snippets
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 	$(MAKE) --no-print-directory docs
 	@swift_testing=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	xctest=$$(grep -oE "Executed [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	tsan=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test-tsan.log | tail -1 | grep -oE "[0-9]+"); \
-	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example and docs built;" \
+	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example, doc snippets and docs built;" \
 	  "frame logs fuzzed for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz.log | tail -1 | grep -oE "[0-9]+") inputs, no crash)"; \
 	echo "tests: $$((swift_testing + xctest + tsan)) passed, 0 failed"
 
@@ -76,6 +78,12 @@ example: deps
 	cd Examples/MinimalGame && $(SWIFT) build 2>&1 | tee ../../$(OUT)/example-build.log
 	@if grep -E "warning:" $(OUT)/example-build.log | grep -v "/.build/"; then echo "error: the example has warnings" >&2; exit 1; fi
 	cd Examples/MinimalGame && ./.build/debug/MinimalGame --headless --frames 120
+
+# Documentation that cannot drift: every Swift snippet of README.md and the DocC articles is compiled
+# (scripts/check-snippets.py: each block carries a <!-- snippet: … --> marker saying how).
+snippets: deps
+	@mkdir -p $(OUT)
+	python3 scripts/check-snippets.py 2>&1 | tee $(OUT)/snippets.log
 
 # Fuzzing: frame-log reading, writing and replay under libFuzzer and AddressSanitizer (Fuzz/). New
 # inputs go to out/fuzz/corpus; the checked-in seeds (Fuzz/Corpus, with every crash found so far) are
