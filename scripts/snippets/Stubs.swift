@@ -23,3 +23,10 @@ import FrameLink
         DisplayLink { _ in }.add(to: loop, forMode: .common)
     }
 }
+
+/// A player that simulates in fixed steps and can be animated.
+@MainActor final class Player {
+    var scale = 1.0
+    func simulate(step: Duration) {}
+    func shrink() { scale = 1 }
+}

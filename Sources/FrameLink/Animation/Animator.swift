@@ -30,6 +30,12 @@
 ///
 /// Time inside the animator (``currentTime``) is in seconds: the loop's clock, scaled by
 /// ``timeScale``. Animations added between frames start at ``currentTime``.
+///
+/// **On game time.** An animator made with ``init(loop:gameClock:)`` runs on a ``GameClock``'s
+/// time instead of the loop's: pausing the clock freezes every animation, the clock's time scale
+/// applies (times the animator's own), and single steps move them a step. The clock steps the
+/// animator at the end of each ``GameClock/update(at:)``; the animator's own display link is not
+/// used.
 @MainActor
 public final class Animator {
     /// The loop whose frames drive the animations.
@@ -47,9 +53,9 @@ public final class Animator {
             guard newValue.isFinite && newValue >= 0 else {
                 FrameLinkError.trap(.invalidValue("Animator.timeScale \(newValue): must be finite and zero or more"))
             }
-            let real = loop.now.nanoseconds
-            anchorClock = clockTime(real)
-            anchorReal = real
+            let base = baseNow
+            anchorClock = clockTime(base)
+            anchorReal = base
             scale = newValue
         }
     }
@@ -57,7 +63,13 @@ public final class Animator {
     /// The animator's current time in seconds: the loop's clock (``FrameLoop/now``) scaled by
     /// ``timeScale``. New animations start at this time, so when an animation begins depends only
     /// on when it was added, never on the frame rate.
-    public var currentTime: Double { clockTime(loop.now.nanoseconds) }
+    public var currentTime: Double { clockTime(baseNow) }
+
+    /// The game clock whose time the animator runs on, or `nil` when it runs on the loop's time.
+    public let gameClock: GameClock?
+
+    /// The time animation time is measured from, in nanoseconds: the loop's or the game clock's.
+    private var baseNow: Int64 { gameClock?.timeNanoseconds ?? loop.now.nanoseconds }
 
     /// The time of the frame animated last: its link's ``DisplayLink/targetTimestamp``.
     public var targetTimestamp: FrameInstant { FrameInstant(nanoseconds: max(lastTarget, 0)) }
@@ -66,7 +78,7 @@ public final class Animator {
     public private(set) var animationCount = 0
 
     /// Whether the animator's display link is paused because no animation is running.
-    public var isIdle: Bool { link.isPaused }
+    public var isIdle: Bool { gameClock == nil ? link.isPaused : activeLeaves == pausedLeaves }
 
     /// The rate at which the animator wants frames, or `nil` for every frame of the display (see
     /// ``DisplayLink/preferredFrameRate``). Animations stay pure functions of time at any rate.
@@ -86,7 +98,8 @@ public final class Animator {
     private var pausedLeaves = 0
     private var hasPendingRemovals = false
 
-    // Animation time = anchorClock + (real − anchorReal) × scale, with real in nanoseconds.
+    // Animation time = anchorClock + (base − anchorReal) × scale, with the base time (the loop's
+    // or the game clock's) in nanoseconds.
     private var anchorReal: Int64 = 0
     private var anchorClock: Double = 0
     private var scale: Double = 1
@@ -96,12 +109,30 @@ public final class Animator {
     /// that animations keep running while the loop tracks a drag).
     public init(loop: FrameLoop, mode: RunLoopMode = .common) {
         self.loop = loop
+        gameClock = nil
         anchorReal = loop.now.nanoseconds
         let link = DisplayLink(target: self) { animator, link in animator.step(link) }
         link.label = "Animator"
         link.isPaused = true
         link.add(to: loop, forMode: mode)
         self.link = link
+    }
+
+    /// Creates an animator that runs on `gameClock`'s time: the clock steps it at the end of each
+    /// ``GameClock/update(at:)``, so its animations stop while the game is paused, follow the
+    /// clock's time scale and advance on single steps.
+    ///
+    /// - Parameters:
+    ///   - loop: The loop the game runs on (the animator adds no link to it).
+    ///   - gameClock: The clock whose time the animations run on.
+    public init(loop: FrameLoop, gameClock: GameClock) {
+        self.loop = loop
+        self.gameClock = gameClock
+        anchorReal = gameClock.timeNanoseconds
+        let link = DisplayLink(target: self) { _, _ in }
+        link.isPaused = true
+        self.link = link
+        gameClock.attach(self)
     }
 
     /// Leaves the loop; running animations end, their completions saying cancelled.
@@ -122,13 +153,23 @@ public final class Animator {
     private func step(_ link: DisplayLink) {
         let target = link.targetTimestamp.nanoseconds
         lastTarget = target
-        let now = clockTime(target)
+        stepStores(at: clockTime(target))
+        if activeLeaves == pausedLeaves && !hasPendingRemovals { link.isPaused = true }
+    }
+
+    /// Shows the animations at game time `time` (nanoseconds of the animator's game clock).
+    func advance(toClockTime time: Int64) {
+        lastTarget = time
+        guard activeLeaves != pausedLeaves || hasPendingRemovals else { return }
+        stepStores(at: clockTime(time))
+    }
+
+    private func stepStores(at now: Double) {
         let count = stores.count
         for index in 0..<count {
             stores[index].step(at: now)
         }
         compactStores()
-        if activeLeaves == pausedLeaves && !hasPendingRemovals { link.isPaused = true }
     }
 
     private func compactStores() {
@@ -375,7 +416,7 @@ public final class Animator {
         let store = store(for: A.self)
         handle.store = store
         handle.slot = store.insert(animation, sink: sink, placement: placement, begin: begin, handle: handle)
-        link.isPaused = false
+        wake()
     }
 
     private func replaceAnimations<A: Animation>(
@@ -463,7 +504,7 @@ public final class Animator {
 
     func leafDidResume() {
         pausedLeaves -= 1
-        link.isPaused = false
+        wake()
     }
 
     func leafDidEnd(_ leaf: AnimationHandle, wasPaused: Bool) {
@@ -490,6 +531,11 @@ public final class Animator {
 
     func storeNeedsCompaction() {
         hasPendingRemovals = true
-        link.isPaused = false
+        wake()
+    }
+
+    /// Resumes the display link for the next frame (on game time, the clock steps the animator).
+    private func wake() {
+        if gameClock == nil { link.isPaused = false }
     }
 }

@@ -15,6 +15,20 @@
 ///     world.render(interpolating: frame.alpha)
 /// }.add(to: loop, forMode: .common)
 /// ```
+///
+/// **Timers and animations on game time.** A ``FrameTimer`` added with ``FrameTimer/add(to:)`` and
+/// an ``Animator`` made with `Animator(loop:gameClock:)` run on this clock's ``time``: they stop
+/// while it is paused, follow its time scale and advance on single steps. ``update(at:)`` drives
+/// them after it moves game time: first the timers that are due (in fire-date order), then the
+/// animators, which show the values of the new game time. A power-up timer of 8 s stays 8 s of play
+/// however long the pause menu was open.
+///
+/// ```swift
+/// let powerUp = FrameTimer(interval: .seconds(8), repeats: false) { _ in player.shrink() }
+/// powerUp.add(to: clock)                      // game time: pauses with the game
+/// let effects = Animator(loop: loop, gameClock: clock)
+/// clock.pause()                               // the timer and every effect stop
+/// ```
 @MainActor
 public final class GameClock {
     /// The fixed simulation step.
@@ -41,7 +55,12 @@ public final class GameClock {
 
     private let stepNanoseconds: Int64
     private let maximumDeltaNanoseconds: Int64
-    private var timeNanoseconds: Int64 = 0
+    /// Game time in nanoseconds.
+    private(set) var timeNanoseconds: Int64 = 0
+    /// Timers on game time, by fire date (timers with the same date in the order scheduled).
+    private var timers: [FrameTimer] = []
+    /// Animators on game time, held weakly.
+    private var animators: [_WeakAnimator] = []
     private var accumulator: Int64 = 0
     private var lastTimestamp: Int64?
     private var pendingSingleSteps = 0
@@ -130,23 +149,60 @@ public final class GameClock {
             accumulator %= stepNanoseconds
             timeNanoseconds -= dropped
         }
+        fireDueTimers()
+        stepAnimators()
         return GameFrame(
             realDelta: .nanoseconds(realDelta), delta: .nanoseconds(gameDelta - dropped), steps: steps,
             alpha: Double(accumulator) / Double(stepNanoseconds), droppedTime: .nanoseconds(dropped))
     }
-}
 
-/// What one frame of a ``GameClock`` asks the game to do.
-public struct GameFrame: Hashable, Sendable {
-    /// Real time since the previous update (clamped to the clock's maximum delta; zero after a
-    /// resync).
-    public var realDelta: Duration
-    /// Game time that passed this frame (scaled, zero while paused).
-    public var delta: Duration
-    /// The number of fixed steps to simulate.
-    public var steps: Int
-    /// How far between the previous and the current simulation state to render, in 0..<1.
-    public var alpha: Double
-    /// Game time dropped by the step cap (the spiral-of-death guard), zero normally.
-    public var droppedTime: Duration
+    // MARK: Timers and animators on game time
+
+    /// Schedules `timer` at its fire date (moving it if it is scheduled already).
+    func schedule(_ timer: FrameTimer) {
+        unschedule(timer)
+        let date = timer.nextFireNanoseconds
+        var index = timers.count
+        while index > 0 && timers[index - 1].nextFireNanoseconds > date { index -= 1 }
+        timers.insert(timer, at: index)
+    }
+
+    /// Removes `timer` from the schedule, if it is there.
+    func unschedule(_ timer: FrameTimer) {
+        if let index = timers.firstIndex(where: { $0 === timer }) { timers.remove(at: index) }
+    }
+
+    /// Lets this clock step `animator` after each update.
+    func attach(_ animator: Animator) {
+        animators.append(_WeakAnimator(animator: animator))
+    }
+
+    /// Fires the timers whose fire date game time has reached, earliest first; a repeating timer
+    /// fires once however many of its dates passed, and goes on at its next date on its grid.
+    private func fireDueTimers() {
+        while let timer = timers.first, timer.nextFireNanoseconds <= timeNanoseconds {
+            timers.removeFirst()
+            // Rescheduled before the call, so that the closure may reschedule or invalidate it.
+            if timer.beginFire(now: timeNanoseconds, scheduledFor: timer.nextFireNanoseconds, frameIndex: -1) != nil {
+                schedule(timer)
+                timer.callFromLoop()
+            } else {
+                timer.callFromLoop()
+                timer.invalidate()
+            }
+        }
+    }
+
+    /// Steps every animator on this clock to the new game time, and forgets the ones that are gone.
+    private func stepAnimators() {
+        var index = 0
+        while index < animators.count {
+            if let animator = animators[index].animator {
+                animator.advance(toClockTime: timeNanoseconds)
+                index += 1
+            } else {
+                animators.remove(at: index)
+            }
+        }
+    }
 }

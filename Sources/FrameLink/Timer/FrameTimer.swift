@@ -8,8 +8,14 @@
 /// - ``fire()`` fires now without disturbing a repeating schedule, and ends a one-shot timer.
 /// - ``tolerance`` lets an idle loop wake up to that much late to serve several timers at once; it
 ///   never moves the grid.
-/// - ``repeatCount`` stops a timer after that many fires; ``isPaused`` suspends it, and resuming
-///   skips the fire dates that passed meanwhile (no burst of catch-up fires).
+/// - ``repeatCount`` stops a timer after that many fires; ``isPaused`` suspends it. Resuming a
+///   repeating timer keeps it on its grid and skips the fire dates that passed meanwhile (no burst
+///   of catch-up fires); resuming a one-shot timer postpones it by the length of the pause (an 8 s
+///   one-shot paused from 1 s to 6 s fires at 13 s).
+/// - On **game time**: ``add(to:)`` puts the timer on a ``GameClock`` instead of a loop. Its
+///   interval and fire dates are then game time: it stops while the clock is paused, runs slower
+///   under a time scale, fires on single steps, and fires from the clock's
+///   ``GameClock/update(at:)``.
 ///
 /// The loop keeps the timer until it is invalidated; a one-shot timer invalidates itself after it
 /// fires and releases its closure. A timer made with a weak target invalidates itself once the target
@@ -68,22 +74,35 @@ public final class FrameTimer {
         }
     }
 
-    /// Whether the timer is suspended. Resuming schedules the next fire on the timer's grid after
-    /// the current time; fire dates that passed while paused are skipped, not replayed.
+    /// Whether the timer is suspended.
+    ///
+    /// Resuming a repeating timer schedules its next fire on its grid after the current time: fire
+    /// dates that passed while paused are skipped, not replayed. Resuming a one-shot timer postpones
+    /// it by the length of the pause, so it fires as late as it would have without the pause
+    /// (paused 1 s before its fire date, it fires 1 s after the resume). The time is the loop's,
+    /// or the game clock's for a timer on a ``GameClock``.
     public var isPaused: Bool {
         get { _isPaused }
         set {
             let oldValue = _isPaused
             _isPaused = newValue
-            guard newValue != oldValue, _isValid, let loop else { return }
+            guard newValue != oldValue, _isValid, let now = scheduleNow else { return }
             if newValue {
-                loop.timers.unschedule(self)
+                pausedAt = now
+                unschedule()
             } else {
-                fireDateNanoseconds = nextGridDate(after: loop.now.nanoseconds, from: fireDateNanoseconds)
-                loop.timers.schedule(self, fireDate: fireDateNanoseconds)
+                let pauseLength = pausedAt.map { max(0, now - $0) } ?? 0
+                pausedAt = nil
+                fireDateNanoseconds =
+                    repeats
+                    ? nextGridDate(after: now, from: fireDateNanoseconds) : fireDateNanoseconds &+ pauseLength
+                schedule()
             }
         }
     }
+
+    /// The game clock that runs the timer, if it is on game time (see ``add(to:)``).
+    public var gameClock: GameClock? { clock }
 
     let intervalNanoseconds: Int64
     /// The loop's frame index at the last fire from the loop's timer pass.
@@ -116,6 +135,9 @@ public final class FrameTimer {
     let hasWeakTarget: Bool
     private var hasExplicitFireDate = false
     private weak var loop: FrameLoop?
+    private weak var clock: GameClock?
+    /// The time (the loop's or the clock's) at which the timer was paused, while it is paused.
+    private var pausedAt: Int64?
     /// The closure; released by ``invalidate()``.
     private var callback: (@MainActor (FrameTimer) -> Void)?
     private weak var weakTarget: AnyObject?
@@ -259,14 +281,65 @@ public final class FrameTimer {
         if let current = self.loop, current !== loop {
             preconditionFailure("FrameTimer.add(to:forMode:): the timer is already in another loop")
         }
+        if clock != nil {
+            preconditionFailure("FrameTimer.add(to:forMode:): the timer is on a game clock; a timer runs on one clock")
+        }
         let isFirstAdd = self.loop == nil
         self.loop = loop
         loop.timers.register(self, modeBit: loop.bit(for: mode))
-        if isFirstAdd {
-            if !hasExplicitFireDate {
-                fireDateNanoseconds = loop.now.nanoseconds + intervalNanoseconds
-            }
-            if !isPaused { loop.timers.schedule(self, fireDate: fireDateNanoseconds) }
+        if isFirstAdd { start(at: loop.now.nanoseconds) }
+    }
+
+    /// Puts the timer on game time: `clock` fires it from ``GameClock/update(at:)`` once the game
+    /// time reaches its fire date, so it stops while the clock is paused, runs slower or faster with
+    /// the clock's time scale and fires on single steps. The first fire date is the clock's time
+    /// plus ``interval`` unless ``fireDate`` was set (a game time). The clock keeps the timer until
+    /// it is invalidated. Adding an invalidated timer does nothing.
+    ///
+    /// - Parameter clock: The game clock whose time the timer runs on.
+    /// - Precondition: The timer is on no loop and no other clock.
+    public func add(to clock: GameClock) {
+        guard isValid else { return }
+        guard loop == nil, self.clock == nil || self.clock === clock else {
+            preconditionFailure("FrameTimer.add(to:): the timer already runs on a loop or another game clock")
+        }
+        guard self.clock == nil else { return }
+        self.clock = clock
+        start(at: clock.timeNanoseconds)
+    }
+
+    /// Sets the first fire date (unless one was set) and schedules the timer, or notes when its
+    /// pause began.
+    private func start(at now: Int64) {
+        if !hasExplicitFireDate {
+            fireDateNanoseconds = now + intervalNanoseconds
+        }
+        if isPaused {
+            pausedAt = now
+        } else {
+            schedule()
+        }
+    }
+
+    /// The current time of the loop or clock that runs the timer.
+    private var scheduleNow: Int64? {
+        if let loop { return loop.now.nanoseconds }
+        return clock?.timeNanoseconds
+    }
+
+    private func schedule() {
+        if let loop {
+            loop.timers.schedule(self, fireDate: fireDateNanoseconds)
+        } else {
+            clock?.schedule(self)
+        }
+    }
+
+    private func unschedule() {
+        if let loop {
+            loop.timers.unschedule(self)
+        } else {
+            clock?.unschedule(self)
         }
     }
 
@@ -292,7 +365,14 @@ public final class FrameTimer {
             self.loop = nil
             loop.timers.release(self)
         }
+        if let clock {
+            self.clock = nil
+            clock.unschedule(self)
+        }
     }
+
+    /// The next fire date in nanoseconds of the loop's or clock's time.
+    var nextFireNanoseconds: Int64 { fireDateNanoseconds }
 
     /// Counts a fire of the entry scheduled for `scheduledFor`, due at `now`, and returns the next
     /// fire date, or nil when this fire is the last. Called by the loop's timer pass, which then
@@ -326,8 +406,8 @@ public final class FrameTimer {
     }
 
     private func rescheduleIfActive() {
-        guard isValid, !isPaused, let loop else { return }
-        loop.timers.schedule(self, fireDate: fireDateNanoseconds)
+        guard isValid, !isPaused else { return }
+        schedule()
     }
 }
 
