@@ -240,6 +240,9 @@ struct ProgrammerErrorTests {
         },
         Case("TimingCurve.steps(0)", "steps(0): a step curve needs at least 1 step") { _ = TimingCurve.steps(0) },
         Case("AnimationTiming(delay: -1)", "animation delay of -1.0 s") { _ = AnimationTiming(delay: -1) },
+        Case("AnimationTiming(beginTime: .infinity)", "animation beginTime of inf s: must be finite") {
+            _ = AnimationTiming(beginTime: .infinity)
+        },
         Case("AnimationTiming(speed: 0)", "animation speed 0.0") { _ = AnimationTiming(speed: 0) },
         Case("AnimationTiming(repeatCount: .nan)", "animation repeatCount nan") {
             _ = AnimationTiming(repeatCount: .nan)

@@ -16,6 +16,10 @@
 /// animator.add(Tween(from: 1.0, to: 1.2, duration: 0.4), timing: pulse) { sprite.scale = $0 }
 /// ```
 ///
+/// An animation begins when it is added, unless ``beginTime`` says when: an effect triggered by a
+/// physics step inside a long frame can begin at that step's time, in the past, and show what a
+/// smooth run would have shown from then on.
+///
 /// ``localTime(at:duration:)`` and ``value(of:at:)`` are pure functions: the animator uses exactly
 /// these, so you can test timing without a loop.
 public struct AnimationTiming: Sendable, Hashable {
@@ -57,6 +61,11 @@ public struct AnimationTiming: Sendable, Hashable {
         public var activeTime: Double
     }
 
+    /// The animator time (in seconds, as ``Animator/currentTime``) at which the animation begins,
+    /// or `nil` to begin when it is added. A time in the past (even earlier in the current frame)
+    /// starts the animation part-way through, exactly where it would be had it been added then; a
+    /// time in the future waits like a delay. The ``delay`` counts from this time.
+    public let beginTime: Double?
     /// Seconds (elapsed time) before the animation starts; zero or more.
     public let delay: Double
     /// How many times faster than elapsed time the animation plays; above zero.
@@ -75,18 +84,24 @@ public struct AnimationTiming: Sendable, Hashable {
     /// Creates a timing.
     ///
     /// - Parameters:
+    ///   - beginTime: The animator time at which the animation begins (`nil`, the default: when
+    ///     it is added), in the past or in the future.
     ///   - delay: Seconds before the animation starts (0 by default).
     ///   - speed: How fast local time runs against elapsed time (1 by default; 2 plays twice as fast).
     ///   - repeatCount: Cycles to play (1 by default; `.infinity` repeats forever).
     ///   - autoreverses: Whether each cycle plays forward, then backward.
     ///   - fill: What is shown during the delay and after the end (``Fill/forwards`` by default).
-    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a negative, NaN or infinite delay;
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a NaN or
+    ///   infinite begin time or a negative, NaN or infinite delay;
     ///   `.invalidValue` for a speed that is not positive and finite; `.invalidCount` for a repeat
     ///   count that is NaN, zero or negative.
     public init(
-        delay: Double = 0, speed: Double = 1, repeatCount: Double = 1, autoreverses: Bool = false,
-        fill: Fill = .forwards
+        beginTime: Double? = nil, delay: Double = 0, speed: Double = 1, repeatCount: Double = 1,
+        autoreverses: Bool = false, fill: Fill = .forwards
     ) {
+        if let beginTime, !beginTime.isFinite {
+            FrameLinkError.trap(.invalidInterval("animation beginTime of \(beginTime) s: must be finite"))
+        }
         guard delay.isFinite, delay >= 0 else {
             FrameLinkError.trap(.invalidInterval("animation delay of \(delay) s: must be finite and zero or more"))
         }
@@ -97,10 +112,16 @@ public struct AnimationTiming: Sendable, Hashable {
             FrameLinkError.trap(
                 .invalidCount("animation repeatCount \(repeatCount): must be above zero (.infinity repeats forever)"))
         }
-        self.init(uncheckedDelay: delay, speed: speed, repeatCount: repeatCount, autoreverses: autoreverses, fill: fill)
+        self.init(
+            uncheckedDelay: delay, speed: speed, repeatCount: repeatCount, autoreverses: autoreverses, fill: fill,
+            beginTime: beginTime)
     }
 
-    init(uncheckedDelay delay: Double, speed: Double, repeatCount: Double, autoreverses: Bool, fill: Fill) {
+    init(
+        uncheckedDelay delay: Double, speed: Double, repeatCount: Double, autoreverses: Bool, fill: Fill,
+        beginTime: Double? = nil
+    ) {
+        self.beginTime = beginTime
         self.delay = delay
         self.speed = speed
         self.repeatCount = repeatCount

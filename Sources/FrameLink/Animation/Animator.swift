@@ -3,8 +3,9 @@
 /// Animation's render loop, with Pop's retargeting springs.
 ///
 /// - **One link.** The animator adds a single display link to its loop (for ``RunLoopMode/common``
-///   unless told otherwise) and pauses it whenever no animation is running, so an idle animator
-///   costs nothing and lets the loop sleep.
+///   unless told otherwise, in the ``LinkPhase/lateUpdate`` phase, after the game's update links,
+///   so what they start shows in the same frame) and pauses it whenever no animation is running, so
+///   an idle animator costs nothing and lets the loop sleep.
 /// - **Time-based.** On each frame the animator evaluates every animation at the link's
 ///   ``DisplayLink/targetTimestamp`` — the time the frame will be shown — as a pure function of
 ///   time. Dropped frames, or 30 Hz instead of 60 Hz, never change a trajectory.
@@ -31,11 +32,10 @@
 /// Time inside the animator (``currentTime``) is in seconds: the loop's clock, scaled by
 /// ``timeScale``. Animations added between frames start at ``currentTime``.
 ///
-/// **On game time.** An animator made with ``init(loop:gameClock:)`` runs on a ``GameClock``'s
-/// time instead of the loop's: pausing the clock freezes every animation, the clock's time scale
-/// applies (times the animator's own), and single steps move them a step. The clock steps the
-/// animator at the end of each ``GameClock/update(at:)``; the animator's own display link is not
-/// used.
+/// **On game time.** An animator made with ``init(loop:gameClock:mode:)`` runs on a
+/// ``GameClock``'s time instead of the loop's: pausing the clock freezes every animation, the
+/// clock's time scale applies (times the animator's own), and single steps move them a step. Each
+/// frame it shows the clock's ``GameClock/time`` as the game's update links left it.
 @MainActor
 public final class Animator {
     /// The loop whose frames drive the animations.
@@ -71,14 +71,15 @@ public final class Animator {
     /// The time animation time is measured from, in nanoseconds: the loop's or the game clock's.
     private var baseNow: Int64 { gameClock?.timeNanoseconds ?? loop.now.nanoseconds }
 
-    /// The time of the frame animated last: its link's ``DisplayLink/targetTimestamp``.
+    /// The time of the frame animated last: its link's ``DisplayLink/targetTimestamp`` (on game
+    /// time, the game clock's time then).
     public var targetTimestamp: FrameInstant { FrameInstant(nanoseconds: max(lastTarget, 0)) }
 
     /// The number of animations running or paused (a group or sequence counts once).
     public private(set) var animationCount = 0
 
     /// Whether the animator's display link is paused because no animation is running.
-    public var isIdle: Bool { gameClock == nil ? link.isPaused : activeLeaves == pausedLeaves }
+    public var isIdle: Bool { link.isPaused }
 
     /// The rate at which the animator wants frames, or `nil` for every frame of the display (see
     /// ``DisplayLink/preferredFrameRate``). Animations stay pure functions of time at any rate.
@@ -111,28 +112,30 @@ public final class Animator {
         self.loop = loop
         gameClock = nil
         anchorReal = loop.now.nanoseconds
-        let link = DisplayLink(target: self) { animator, link in animator.step(link) }
+        addLink(to: loop, mode: mode)
+    }
+
+    /// Creates an animator that runs on `gameClock`'s time: its animations stop while the game is
+    /// paused, follow the clock's time scale and advance on single steps. Each frame, in the
+    /// late-update phase, it shows the clock's time as the game's update links left it.
+    ///
+    /// - Parameters:
+    ///   - loop: The loop whose frames show the animations.
+    ///   - gameClock: The clock whose time the animations run on.
+    ///   - mode: The loop mode in which the animator runs (``RunLoopMode/common`` by default).
+    public init(loop: FrameLoop, gameClock: GameClock, mode: RunLoopMode = .common) {
+        self.loop = loop
+        self.gameClock = gameClock
+        anchorReal = gameClock.timeNanoseconds
+        addLink(to: loop, mode: mode)
+    }
+
+    private func addLink(to loop: FrameLoop, mode: RunLoopMode) {
+        let link = DisplayLink(target: self, phase: .lateUpdate) { animator, link in animator.step(link) }
         link.label = "Animator"
         link.isPaused = true
         link.add(to: loop, forMode: mode)
         self.link = link
-    }
-
-    /// Creates an animator that runs on `gameClock`'s time: the clock steps it at the end of each
-    /// ``GameClock/update(at:)``, so its animations stop while the game is paused, follow the
-    /// clock's time scale and advance on single steps.
-    ///
-    /// - Parameters:
-    ///   - loop: The loop the game runs on (the animator adds no link to it).
-    ///   - gameClock: The clock whose time the animations run on.
-    public init(loop: FrameLoop, gameClock: GameClock) {
-        self.loop = loop
-        self.gameClock = gameClock
-        anchorReal = gameClock.timeNanoseconds
-        let link = DisplayLink(target: self) { _, _ in }
-        link.isPaused = true
-        self.link = link
-        gameClock.attach(self)
     }
 
     /// Leaves the loop; running animations end, their completions saying cancelled.
@@ -151,25 +154,15 @@ public final class Animator {
     // MARK: The frame
 
     private func step(_ link: DisplayLink) {
-        let target = link.targetTimestamp.nanoseconds
+        let target = gameClock?.timeNanoseconds ?? link.targetTimestamp.nanoseconds
         lastTarget = target
-        stepStores(at: clockTime(target))
-        if activeLeaves == pausedLeaves && !hasPendingRemovals { link.isPaused = true }
-    }
-
-    /// Shows the animations at game time `time` (nanoseconds of the animator's game clock).
-    func advance(toClockTime time: Int64) {
-        lastTarget = time
-        guard activeLeaves != pausedLeaves || hasPendingRemovals else { return }
-        stepStores(at: clockTime(time))
-    }
-
-    private func stepStores(at now: Double) {
+        let now = clockTime(target)
         let count = stores.count
         for index in 0..<count {
             stores[index].step(at: now)
         }
         compactStores()
+        if activeLeaves == pausedLeaves && !hasPendingRemovals { link.isPaused = true }
     }
 
     private func compactStores() {
@@ -360,7 +353,7 @@ public final class Animator {
                 if position + 1 < ordered.count { windowEnds[index] = leaves[ordered[position + 1]].start }
             }
         }
-        let begin = currentTime
+        let begin = timing.beginTime ?? currentTime
         for flat in leaves {
             let child = AnimationHandle(
                 animator: self, key: nil, duration: root.duration, isGroup: false, completion: nil)
@@ -396,7 +389,9 @@ public final class Animator {
         handle.hasWeakTarget = target != nil
         animationCount += 1
         activeLeaves += 1
-        insertLeaf(animation, sink: sink, placement: placement, begin: currentTime, handle: handle, retargets: true)
+        insertLeaf(
+            animation, sink: sink, placement: placement, begin: timing.beginTime ?? currentTime, handle: handle,
+            retargets: true)
         return handle
     }
 
@@ -534,8 +529,8 @@ public final class Animator {
         wake()
     }
 
-    /// Resumes the display link for the next frame (on game time, the clock steps the animator).
+    /// Resumes the display link for the next frame.
     private func wake() {
-        if gameClock == nil { link.isPaused = false }
+        link.isPaused = false
     }
 }

@@ -14,6 +14,10 @@
 /// link.add(to: loop, forMode: .common)
 /// ```
 ///
+/// A link runs in a ``LinkPhase`` of the frame (``LinkPhase/update`` unless told): input links
+/// before timers, then update and late-update links, then render links before the render handler;
+/// within a phase, in the order they were added.
+///
 /// A closure that captures its owner strongly (`DisplayLink { _ in self.step() }`) keeps the owner
 /// alive until `invalidate()`, exactly as a strong `CADisplayLink` target does. Use the
 /// `target:` form, or capture `[weak self]`, and the link cannot leak.
@@ -102,17 +106,31 @@ public final class DisplayLink {
     private weak var weakTarget: AnyObject?
     private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
 
+    /// The part of each frame in which the link runs (see ``LinkPhase``).
+    public let phase: LinkPhase
+
     /// Creates a link that calls `body` once per frame, once added to a loop.
-    public init(_ body: @escaping @MainActor (DisplayLink) -> Void) {
+    ///
+    /// - Parameters:
+    ///   - phase: The part of the frame in which the link runs (``LinkPhase/update`` by default).
+    ///   - body: Called once per frame with the link.
+    public init(phase: LinkPhase = .update, _ body: @escaping @MainActor (DisplayLink) -> Void) {
+        self.phase = phase
         callback = body
         hasWeakTarget = false
     }
 
     /// Creates a link that holds `target` weakly and hands it to `body` on each call; the link
     /// invalidates itself once `target` is gone.
+    ///
+    /// - Parameters:
+    ///   - target: The object handed to `body`, held weakly.
+    ///   - phase: The part of the frame in which the link runs (``LinkPhase/update`` by default).
+    ///   - body: Called once per frame with the target and the link.
     public init<Target: AnyObject>(
-        target: Target, _ body: @escaping @MainActor (Target, DisplayLink) -> Void
+        target: Target, phase: LinkPhase = .update, _ body: @escaping @MainActor (Target, DisplayLink) -> Void
     ) {
+        self.phase = phase
         hasWeakTarget = true
         weakTarget = target
         callback = { [weak target] link in
@@ -135,7 +153,7 @@ public final class DisplayLink {
         self.loop = loop
         modeMask |= loop.bit(for: mode)
         state.durationNanoseconds = loop.refreshRate.periodNanoseconds
-        loop.links.register(self)
+        loop.links[phase].register(self)
     }
 
     /// Removes the link from `mode` of `loop`; once removed from every mode the loop releases it.
@@ -144,7 +162,7 @@ public final class DisplayLink {
         modeMask &= ~loop.bit(for: mode)
         if modeMask == 0 {
             self.loop = nil
-            loop.links.linkDidLeave(self)
+            loop.links[phase].linkDidLeave(self)
         }
     }
 
@@ -162,7 +180,7 @@ public final class DisplayLink {
         frameContinuations.removeAll()
         if let loop {
             self.loop = nil
-            loop.links.linkDidLeave(self)
+            loop.links[phase].linkDidLeave(self)
         }
     }
 

@@ -1,5 +1,5 @@
-/// The display links of one ``FrameLoop``, in the order they were added, and the pass that calls
-/// them each frame.
+/// The display links of one ``LinkPhase`` of a ``FrameLoop``, in the order they were added, and the
+/// pass that calls them each frame.
 ///
 /// The list holds each link strongly until it leaves the loop (removed from every mode, or
 /// invalidated). Links that leave during a pass stay in the list until the pass ends, so that
@@ -15,6 +15,9 @@ final class _LinkList {
 
     /// The number of links in the loop (in any mode, paused or not).
     var count: Int { links.count { $0.modeMask != 0 } }
+
+    /// Whether the list holds any link.
+    var hasLinks: Bool { !links.isEmpty }
 
     /// Holds `link`, at the end of the list, unless it is already held.
     func register(_ link: DisplayLink) {

@@ -79,11 +79,12 @@ public final class FrameLoop {
         }
     }
 
-    /// Called at the start of every frame, before timers: handle input here. A host's own event
-    /// pump (FrameLinkSDL's window host) runs before it and is not replaced by setting it.
+    /// Called at the start of every frame, before input links and timers: handle input here. A
+    /// host's own event pump (FrameLinkSDL's window host) runs before it and is not replaced by
+    /// setting it.
     public var eventHandler: (@MainActor (FrameLoop) -> Void)?
 
-    /// Called at the end of every frame, after display links: draw here. A host's own render hook
+    /// Called at the end of every frame, after display links (render links included): draw here. A host's own render hook
     /// (FrameLinkSDL's window host, which calls its own draw handlers and marks the frame for
     /// presenting) runs after it and is not replaced by setting it.
     public var renderHandler: (@MainActor (FrameLoop) -> Void)?
@@ -94,8 +95,8 @@ public final class FrameLoop {
     /// The host's render hook, run at the end of every frame after ``renderHandler``.
     package var hostRenderHandler: (@MainActor (FrameLoop) -> Void)?
 
-    /// The display links, and their pass.
-    let links = _LinkList()
+    /// The display links, one list per phase, and their passes.
+    let links = _LinkPhases()
     /// The timers, their schedule, and their pass.
     let timers = _TimerSchedule()
 
@@ -203,7 +204,8 @@ public final class FrameLoop {
     // MARK: The frame
 
     /// Runs one iteration of the loop: waits for the frame boundary (or, with no active link,
-    /// sleeps until the next timer or input), then events, timers, links and render.
+    /// sleeps until the next timer or input), then events and input links, timers, update and
+    /// late-update links, render links and the render handler (see ``LinkPhase``).
     ///
     /// Call it from your own game loop to embed FrameLink without giving up your `while` loop.
     /// While it runs, ``current`` is this loop.
@@ -243,28 +245,35 @@ public final class FrameLoop {
         }
         previousWasFrame = isFrame
 
-        // This frame's work, phase by phase: events, timers, links, render.
+        // This frame's work, phase by phase: events and input links, timers, update and late-update
+        // links, render links and the render handler.
         var blame = _FrameBlame()
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
+        let linkFrame = _LinkFrame(
+            index: frameIndex, timestamp: frameTime, targetTimestamp: targetTimestamp, refreshRate: refreshRate,
+            periodNanoseconds: refreshRate.periodNanoseconds, maximumDeltaNanoseconds: maximumFrameDeltaNanoseconds,
+            resynchronizes: isResynchronizing)
         var mark = source.now.nanoseconds
         if hostEventHandler != nil || eventHandler != nil {
             hostEventHandler?(self)
             eventHandler?(self)
             mark = endPhase(.events, startedAt: mark, blame: &blame, culprit: .handler("event handler"))
         }
+        mark = deliverLinks(.input, linkFrame, accountedAs: .events, startedAt: mark, blame: &blame, clock: clock)
         timers.fireDue(
             by: frameTime.nanoseconds, mask: activeMask, frameIndex: frameIndex, blame: &blame, clock: clock)
         mark = endPhase(.timers, startedAt: mark, blame: &blame, culprit: nil)
-        let linkFrame = _LinkFrame(
-            index: frameIndex, timestamp: frameTime, targetTimestamp: targetTimestamp, refreshRate: refreshRate,
-            periodNanoseconds: refreshRate.periodNanoseconds, maximumDeltaNanoseconds: maximumFrameDeltaNanoseconds,
-            resynchronizes: isResynchronizing)
-        links.deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
+        links[.update].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
+        links[.lateUpdate].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
         mark = endPhase(.links, startedAt: mark, blame: &blame, culprit: nil)
+        mark = deliverLinks(.render, linkFrame, accountedAs: .render, startedAt: mark, blame: &blame, clock: clock)
         if renderHandler != nil || hostRenderHandler != nil {
             renderHandler?(self)
             hostRenderHandler?(self)
-            mark = endPhase(.render, startedAt: mark, blame: &blame, culprit: .handler("render handler"))
+            let start = mark
+            mark = source.now.nanoseconds
+            blame.phases[.render] += mark - start
+            if measuresCallbacks { blame.note(.handler("render handler"), took: mark - start) }
         }
         lastFrameBlame = blame
 
@@ -304,6 +313,19 @@ public final class FrameLoop {
 
     /// Ends `phase` now, books its duration (and, for a handler, notes it as a possible culprit),
     /// and returns the time, so the next phase starts there.
+    /// Calls the links of `phase` and adds their time to the statistics' `accounted` phase.
+    private func deliverLinks(
+        _ phase: LinkPhase, _ frame: _LinkFrame, accountedAs accounted: FramePhase, startedAt start: Int64,
+        blame: inout _FrameBlame, clock: (any FrameSource)?
+    ) -> Int64 {
+        let list = links[phase]
+        guard list.hasLinks else { return start }
+        list.deliver(frame, mask: activeMask, source: source, blame: &blame, clock: clock)
+        let end = source.now.nanoseconds
+        blame.phases[accounted] += end - start
+        return end
+    }
+
     private func endPhase(
         _ phase: FramePhase, startedAt start: Int64, blame: inout _FrameBlame, culprit: _Culprit?
     ) -> Int64 {

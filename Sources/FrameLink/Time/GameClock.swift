@@ -18,10 +18,11 @@
 ///
 /// **Timers and animations on game time.** A ``FrameTimer`` added with ``FrameTimer/add(to:)`` and
 /// an ``Animator`` made with `Animator(loop:gameClock:)` run on this clock's ``time``: they stop
-/// while it is paused, follow its time scale and advance on single steps. ``update(at:)`` drives
-/// them after it moves game time: first the timers that are due (in fire-date order), then the
-/// animators, which show the values of the new game time. A power-up timer of 8 s stays 8 s of play
-/// however long the pause menu was open.
+/// while it is paused, follow its time scale and advance on single steps. ``update(at:)`` fires the
+/// timers that are due after it moves game time (in fire-date order); the animator shows the
+/// clock's time in the late-update phase of the frame (``LinkPhase/lateUpdate``), after the links
+/// that update the clock and simulate. A power-up timer of 8 s stays 8 s of play however long the
+/// pause menu was open.
 ///
 /// ```swift
 /// let powerUp = FrameTimer(interval: .seconds(8), repeats: false) { _ in player.shrink() }
@@ -59,8 +60,7 @@ public final class GameClock {
     private(set) var timeNanoseconds: Int64 = 0
     /// Timers on game time, by fire date (timers with the same date in the order scheduled).
     private var timers: [FrameTimer] = []
-    /// Animators on game time, held weakly.
-    private var animators: [_WeakAnimator] = []
+
     private var accumulator: Int64 = 0
     private var lastTimestamp: Int64?
     private var pendingSingleSteps = 0
@@ -150,7 +150,6 @@ public final class GameClock {
             timeNanoseconds -= dropped
         }
         fireDueTimers()
-        stepAnimators()
         return GameFrame(
             realDelta: .nanoseconds(realDelta), delta: .nanoseconds(gameDelta - dropped), steps: steps,
             alpha: Double(accumulator) / Double(stepNanoseconds), droppedTime: .nanoseconds(dropped))
@@ -172,11 +171,6 @@ public final class GameClock {
         if let index = timers.firstIndex(where: { $0 === timer }) { timers.remove(at: index) }
     }
 
-    /// Lets this clock step `animator` after each update.
-    func attach(_ animator: Animator) {
-        animators.append(_WeakAnimator(animator: animator))
-    }
-
     /// Fires the timers whose fire date game time has reached, earliest first; a repeating timer
     /// fires once however many of its dates passed, and goes on at its next date on its grid.
     private func fireDueTimers() {
@@ -189,19 +183,6 @@ public final class GameClock {
             } else {
                 timer.callFromLoop()
                 timer.invalidate()
-            }
-        }
-    }
-
-    /// Steps every animator on this clock to the new game time, and forgets the ones that are gone.
-    private func stepAnimators() {
-        var index = 0
-        while index < animators.count {
-            if let animator = animators[index].animator {
-                animator.advance(toClockTime: timeNanoseconds)
-                index += 1
-            } else {
-                animators.remove(at: index)
             }
         }
     }
