@@ -6,6 +6,8 @@ public import FrameLink
 ///
 /// A host either **creates** what it needs or **adopts** what the game already has:
 ///
+/// - ``headless(title:width:height:refreshRate:time:)`` does the same without a display: SDL's
+///   dummy video driver, chosen for you, on virtual time unless told otherwise.
 /// - ``init(title:width:height:vsync:refreshRate:hidden:)`` initializes SDL's video subsystem,
 ///   opens a centred window and creates a renderer (accelerated with `SDL_RENDERER_PRESENTVSYNC`,
 ///   falling back to the software renderer). ``close()`` destroys them and shuts video down again.
@@ -257,7 +259,7 @@ public final class SDLHost {
     }
 
     /// The one initializer every public one goes through, once the window and presenter are ready.
-    private init(_ setup: _PresenterSetup, refreshRate override: FrameRate?) {
+    init(_ setup: _PresenterSetup, refreshRate override: FrameRate?, headless: HeadlessTime? = nil) {
         title = setup.title
         window = setup.window
         renderer = setup.renderer
@@ -278,8 +280,17 @@ public final class SDLHost {
         let displayRate = reported.flatMap { FrameRate(numerator: Int64($0)) }
         refreshRate = override ?? displayRate ?? .hz60
 
-        source = PresentSource(displayRefreshRate: refreshRate, pacing: setup.hasVSync ? .automatic : .deadline)
-        source.note = Self.pacingReason(override: override, reported: reported, vsync: setup.vsyncNote)
+        headlessTime = headless
+        source = PresentSource(
+            displayRefreshRate: refreshRate, pacing: setup.hasVSync && headless == nil ? .automatic : .deadline,
+            clock: headless == .virtual ? VirtualClock() : nil)
+        let rate = refreshRate
+        if let headless {
+            source.note =
+                "headless: the dummy video driver, \(headless == .virtual ? "virtual" : "real") time at \(rate)"
+        } else {
+            source.note = Self.pacingReason(override: override, reported: reported, vsync: setup.vsyncNote)
+        }
         loop = FrameLoop(source: source)
         installHooks()
     }
@@ -287,6 +298,14 @@ public final class SDLHost {
     isolated deinit {
         close()
     }
+
+    /// How a host made by ``headless(title:width:height:refreshRate:time:)`` keeps time, or `nil`
+    /// for a host with a display.
+    public let headlessTime: HeadlessTime?
+
+    /// Whether the host runs without a display (made by
+    /// ``headless(title:width:height:refreshRate:time:)``).
+    public var isHeadless: Bool { headlessTime != nil }
 
     /// Whether the host still drives its window (true until ``close()``).
     public var isOpen: Bool { window != nil }

@@ -57,13 +57,15 @@ if let index = arguments.firstIndex(of: "--frames") {
     }
     frames = count
 }
-if headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
-
 MainActor.assumeIsolated {
     // Initialization
     let host: SDLHost
     do {
-        host = try SDLHost(title: "MinimalGame", width: 640, height: 360, hidden: headless)
+        // Headless: SDL's dummy driver and virtual time, so `--frames 120` takes no real time.
+        host =
+            headless
+            ? try SDLHost.headless(title: "MinimalGame", width: 640, height: 360)
+            : try SDLHost(title: "MinimalGame", width: 640, height: 360)
     } catch {
         FileHandle.standardError.write(Data("MinimalGame: \(error)\n".utf8))
         exit(1)
