@@ -20,6 +20,23 @@ struct DisplayLinkTests {
         #expect(link.callCount == 3)
     }
 
+    @Test("on a steady 60 Hz grid targetTimestamp − timestamp is the exact grid step; duration is the period rounded")
+    func durationAgainstTheGrid() {
+        let (source, loop) = makeLoop()
+        var steps: [Int64] = []
+        var durations: Set<Duration> = []
+        DisplayLink { link in
+            steps.append((link.targetTimestamp - link.timestamp).wholeNanoseconds)
+            durations.insert(link.duration)
+        }.add(to: loop, forMode: .common)
+        source.advance(frames: 600)
+        #expect(durations == [.nanoseconds(16_666_667)])  // 1e9 / 60 rounded to the nearest
+        #expect(Set(steps) == [16_666_666, 16_666_667])
+        #expect(steps.count { $0 == 16_666_666 } == 200)  // one step in three rounds down
+        #expect(steps.reduce(0, +) == 10_000_000_000)  // the grid sums to exact seconds
+        #expect(steps.allSatisfy { abs($0 - 16_666_667) <= 1 })
+    }
+
     @Test("a link that is not added is never called; removing it from its last mode releases it")
     func addRemove() throws {
         let (source, loop) = makeLoop()

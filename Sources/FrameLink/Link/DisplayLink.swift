@@ -34,7 +34,14 @@ public final class DisplayLink {
     /// the link's rate after ``timestamp``. Step simulations and animations to this time.
     public var targetTimestamp: FrameInstant { state.targetTimestamp }
 
-    /// The refresh period of the display (the interval between two frames of the loop).
+    /// The refresh period of the display (the interval between two frames of the loop): the loop's
+    /// exact rational period (``FrameRate/period``), rounded to the nearest nanosecond.
+    ///
+    /// The frame grid itself is exact: frame `k` lands at `k × 1e9 / rate` nanoseconds rounded
+    /// down, so at 60 Hz one grid interval in three is 16,666,666 ns and the others 16,666,667 ns,
+    /// while `duration` is always 16,666,667 ns. For the length of this frame on the grid (the step
+    /// to simulate), use `targetTimestamp - timestamp`, which sums to exact seconds; `duration`
+    /// differs from it by at most 1 ns on a steady grid.
     public var duration: Duration { .nanoseconds(state.durationNanoseconds) }
 
     /// The time since the link's previous call, clamped to the loop's
