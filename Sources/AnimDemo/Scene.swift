@@ -101,8 +101,7 @@ final class Scene {
 
     /// Switches between normal speed and slow motion.
     func toggleSlowMotion() {
-        // Both scales are finite and non-negative: setTimeScale cannot throw.
-        clock.setTimeScale(clock.timeScale == 1 ? Self.slowMotionScale : 1)
+        clock.timeScale = clock.timeScale == 1 ? Self.slowMotionScale : 1
         motion.setTimeScale(currentTimeScale)
     }
 

@@ -70,14 +70,14 @@ struct GameClockTests {
     @Test("time scale 0.5 halves game time; 0 freezes it; real time is unaffected")
     func timeScale() throws {
         let clock = GameClock(fixedStep: .milliseconds(10))
-        clock.setTimeScale(0.5)
+        clock.timeScale = 0.5
         var steps = 0
         for index in 0...100 {
             steps += clock.update(at: FrameInstant(nanoseconds: Int64(index) * 10_000_000)).steps
         }
         #expect(clock.time == .milliseconds(500))
         #expect(steps == 50)
-        clock.setTimeScale(0)
+        clock.timeScale = 0
         let frame = clock.update(at: FrameInstant(nanoseconds: 1_010_000_000))
         #expect(frame.steps == 0 && frame.realDelta == .milliseconds(10) && clock.time == .milliseconds(500))
     }

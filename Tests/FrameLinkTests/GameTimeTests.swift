@@ -112,7 +112,7 @@ struct GameTimeTests {
         let (source, loop, clock) = makeGame()
         let fires = Recorder<FrameInstant>()
         FrameTimer(interval: .seconds(1), repeats: true) { _ in fires.append(loop.timestamp) }.add(to: clock)
-        clock.setTimeScale(0.5)
+        clock.timeScale = 0.5
         source.advance(to: .seconds(10))
         #expect(fires.values.count == 4)  // game time 4.995 s after 9.99 s of real time
         let gaps = zip(fires.values.dropFirst(), fires.values).map { $0 - $1 }
@@ -200,13 +200,13 @@ struct GameTimeTests {
         #expect(abs(sprite.x - 30) < 1e-9)
 
         clock.resume()
-        clock.setTimeScale(0.5)
+        clock.timeScale = 0.5
         source.advance(frames: 20)  // 200 ms of real time, 100 ms of game time
         #expect(clock.time == .milliseconds(400))
         #expect(abs(sprite.x - 40) < 1e-9)
         #expect(abs(onGameTime.currentTime - 0.4) < 1e-9)
 
-        clock.setTimeScale(1)
+        clock.timeScale = 1
         source.advance(frames: 100)
         #expect(sprite.x == 100)
         #expect(onGameTime.isIdle)

@@ -128,8 +128,8 @@ struct ProgrammerErrorTests {
         Case("GameClock(maximumStepsPerFrame: 0)", "maximumStepsPerFrame 0: must be at least 1") {
             _ = GameClock(maximumStepsPerFrame: 0)
         },
-        Case("GameClock.setTimeScale(-0.5)", "time scale -0.5: must be finite and zero or more") {
-            GameClock().setTimeScale(-0.5)
+        Case("GameClock.timeScale = -0.5", "time scale -0.5: must be finite and zero or more") {
+            GameClock().timeScale = -0.5
         },
         Case("Animator.timeScale = .nan", "Animator.timeScale nan") {
             Animator(loop: FrameLoop(source: ManualFrameSource())).timeScale = .nan

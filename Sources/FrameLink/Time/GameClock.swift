@@ -46,7 +46,16 @@ public final class GameClock {
     public let maximumDelta: Duration
 
     /// How fast game time runs relative to real time: 1 is normal, 0.5 slow motion, 0 frozen.
-    public private(set) var timeScale: Double = 1
+    ///
+    /// Must be finite and zero or more: anything else stops the program with a `FrameLinkError`
+    /// message.
+    public var timeScale: Double = 1 {
+        willSet {
+            guard newValue.isFinite, newValue >= 0 else {
+                FrameLinkError.trap(.invalidInterval("time scale \(newValue): must be finite and zero or more"))
+            }
+        }
+    }
 
     /// Whether game time is paused (real time goes on).
     public private(set) var isPaused = false
@@ -90,13 +99,11 @@ public final class GameClock {
         self.maximumDelta = maximumDelta
     }
 
-    /// Sets the time scale.
+    /// Sets the time scale (``timeScale`` is settable now).
     ///
-    /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a negative, NaN or infinite scale.
+    /// - Parameter scale: The new time scale, finite and zero or more.
+    @available(*, deprecated, renamed: "timeScale", message: "set timeScale instead")
     public func setTimeScale(_ scale: Double) {
-        guard scale.isFinite, scale >= 0 else {
-            FrameLinkError.trap(.invalidInterval("time scale \(scale): must be finite and zero or more"))
-        }
         timeScale = scale
     }
 
