@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FrameLinkSDL", targets: ["FrameLinkSDL"]),
         .library(name: "CSDL2", targets: ["CSDL2"]),
         .executable(name: "AnimDemo", targets: ["AnimDemo"]),
+        .executable(name: "framelink", targets: ["FrameLinkCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,6 +51,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `framelink`: summary, plot (SVG), Perfetto trace and replay of a recorded frame log.
+        .executableTarget(
+            name: "FrameLinkCommand",
+            dependencies: [
+                "FrameLink", "LabPlotKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // `make pace`: deadline pacing against the C probe, and vsync timestamps on the lab.
         .executableTarget(
             name: "FramePace",
@@ -58,8 +67,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink", "CFrameLinkShims"]),
-        .testTarget(name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit"]),
+        // Golden/ holds expected outputs that the tests read by path.
+        .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink", "CFrameLinkShims"], exclude: ["Golden"]),
+        // The `framelink` command's tests run it as a subprocess.
+        .testTarget(name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit", "FrameLinkCommand"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
         .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
     ],

@@ -1,0 +1,139 @@
+extension FrameLog {
+    /// The log as a Chrome trace-event JSON document, which Perfetto (ui.perfetto.dev) and
+    /// `chrome://tracing` open: one track of frames, each a slice with its phases nested inside,
+    /// dropped frames as instant events, and a frame-time counter.
+    ///
+    /// - Each record becomes a slice named `frame N` from the start of its interval to its
+    ///   timestamp. Inside it, the work of the frame before runs first (`events`, `timers`, `links`,
+    ///   `render`, `present`, one after another from the slice's start) and the wait for the frame
+    ///   boundary (`present wait`) ends at the slice's end; phases that took no time are left out.
+    /// - A record with dropped frames adds an instant event `dropped N` at its timestamp, whose
+    ///   arguments give the count and the longest work phase, and, when `drops` names the frame
+    ///   (the loop's ``FrameStatistics/drops``), the blamed callback's label or the gap.
+    /// - A counter `frame time` follows the interval in milliseconds.
+    ///
+    /// Times are microseconds with nanosecond decimals (`ts`, `dur`), the format's unit; the process
+    /// is `FrameLink` (pid 1) and the frames its thread 1. The output is the same for the same log.
+    ///
+    /// ```swift
+    /// try loop.frameLog?.writeTrace(toFile: "frames.json", drops: loop.statistics.drops)
+    /// // open frames.json at ui.perfetto.dev
+    /// ```
+    ///
+    /// - Parameter drops: Drop reports for the log's frames, for the blamed callbacks' labels
+    ///   (optional: a log read from a file has none).
+    /// - Returns: The JSON document.
+    public func chromeTrace(drops: [FrameDrop] = []) -> String {
+        var culprits: [Int64: FrameDrop] = [:]
+        for drop in drops { culprits[drop.frameIndex] = drop }
+        var events: [String] = [
+            #"{"name":"process_name","ph":"M","pid":1,"tid":1,"args":{"name":"FrameLink"}}"#,
+            #"{"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"frames"}}"#,
+        ]
+        events.reserveCapacity(records.count * 6 + 2)
+        for record in records {
+            let start = record.timestamp - record.interval
+            events.append(
+                Self.slice(
+                    "frame \(record.index)", start: start, duration: record.interval,
+                    arguments:
+                        #"{"interval_ms":\#(Self.milliseconds(record.interval)),"dropped":\#(record.droppedFrames)}"#
+                ))
+            var mark = start
+            for phase in FramePhase.work {
+                let duration = min(record.phases[phase], record.timestamp - mark)
+                guard duration > 0 else { continue }
+                events.append(Self.slice(phase.description, start: mark, duration: duration, arguments: nil))
+                mark += duration
+            }
+            let wait = min(record.phases[.presentWait], record.timestamp - mark)
+            if wait > 0 {
+                events.append(
+                    Self.slice(
+                        FramePhase.presentWait.description, start: record.timestamp - wait, duration: wait,
+                        arguments: nil))
+            }
+            if record.droppedFrames > 0 {
+                var arguments =
+                    #"{"dropped":\#(record.droppedFrames),"phase":"\#(record.phases.longestWorkPhase)""#
+                if let drop = culprits[record.index] {
+                    if drop.isGap {
+                        arguments += #","gap_ms":\#(Self.milliseconds(drop.gapDuration))"#
+                    } else if let culprit = drop.culprit {
+                        arguments += #","culprit":"\#(Self.escaped(culprit))""#
+                    }
+                }
+                arguments += "}"
+                events.append(
+                    #"{"name":"dropped \#(record.droppedFrames)","ph":"i","s":"t","ts":\#(Self.microseconds(record.timestamp)),"pid":1,"tid":1,"args":\#(arguments)}"#
+                )
+            }
+            events.append(
+                #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(record.timestamp)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.interval))}}"#
+            )
+        }
+        return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// Writes ``chromeTrace(drops:)`` to `path` safely (a temporary file renamed over it), after
+    /// checking the log as ``write(toFile:format:)`` does.
+    ///
+    /// - Parameters:
+    ///   - path: The file to write, such as `frames.json`.
+    ///   - drops: Drop reports for the blamed callbacks' labels (optional).
+    /// - Throws: ``FrameLinkError/frameLog(_:)`` naming the first wrong record, or the path and the
+    ///   system's reason.
+    public func writeTrace(toFile path: String, drops: [FrameDrop] = []) throws(FrameLinkError) {
+        try validate()
+        try _FrameLogFile.writeBytes(Array(chromeTrace(drops: drops).utf8), toFile: path)
+    }
+
+    private static func slice(_ name: String, start: Int64, duration: Int64, arguments: String?) -> String {
+        var text =
+            #"{"name":"\#(name)","ph":"X","ts":\#(microseconds(start)),"dur":\#(microseconds(duration)),"pid":1,"tid":1"#
+        if let arguments { text += #","args":\#(arguments)"# }
+        return text + "}"
+    }
+
+    /// Nanoseconds as microseconds with three decimals, exactly (no floating point).
+    private static func microseconds(_ nanoseconds: Int64) -> String {
+        decimal(nanoseconds, places: 3)
+    }
+
+    /// Nanoseconds as milliseconds with six decimals, exactly.
+    private static func milliseconds(_ nanoseconds: Int64) -> String {
+        decimal(nanoseconds, places: 6)
+    }
+
+    private static func decimal(_ value: Int64, places: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let sign = value < 0 ? "-" : ""
+        let magnitude = value.magnitude
+        let fraction = String(magnitude % UInt64(scale))
+        return sign + "\(magnitude / UInt64(scale))." + String(repeating: "0", count: places - fraction.count)
+            + fraction
+    }
+
+    /// A label as the inside of a JSON string.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+}

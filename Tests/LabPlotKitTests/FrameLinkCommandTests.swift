@@ -1,0 +1,176 @@
+import Foundation
+import FrameLink
+import Testing
+
+@testable import LabPlotKit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The `framelink` command, run as a user would: each subcommand on a recorded log, and every kind
+/// of bad input ending in one line on standard error and exit status 1, never a crash.
+@Suite("framelink: summary, plot, trace and replay of frame logs")
+struct FrameLinkCommandTests {
+    /// The built `framelink` next to the test bundle.
+    static let executable: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        for _ in 0..<4 {
+            folder = folder.deletingLastPathComponent()
+            let candidate = folder.appendingPathComponent("framelink")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Runs `framelink` with `arguments`; returns its status, standard output and standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        guard let executable else { throw CommandMissing() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "framelink \(arguments) crashed")
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    /// A recorded 60 Hz log of 300 frames with a 40 ms stall at frame 100, written to a file.
+    @MainActor
+    static func recordedLog() throws -> (path: String, log: FrameLog) {
+        let source = ManualFrameSource(refreshRate: .hz60)
+        let loop = FrameLoop(source: source)
+        loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
+        DisplayLink { link in
+            source.simulateWork(for: .milliseconds(3))
+            if link.frameIndex == 100 { source.simulateWork(for: .milliseconds(40)) }
+        }.add(to: loop, forMode: .common)
+        source.advance(frames: 301)
+        let log = try #require(loop.frameLog)
+        let path = temporaryPath("log.csv")
+        try log.write(toFile: path, format: .csv)
+        return (path, log)
+    }
+
+    /// `framelink` was not found next to the test bundle.
+    struct CommandMissing: Error, CustomStringConvertible {
+        var description: String { "framelink is not built next to the tests (swift build builds it)" }
+    }
+
+    static func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "framelink-command-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+    }
+
+    @Test("summary and replay: the replayed statistics are the recording's")
+    func summaryAndReplay() async throws {
+        let (path, log) = try await Self.recordedLog()
+        defer { unlink(path) }
+        let summary = try Self.run(["summary", path])
+        #expect(summary.status == 0, "\(summary.error)")
+        #expect(summary.output.contains("300 frames, 2 dropped in 1 events"), "\(summary.output)")
+        #expect(summary.error.contains("framelink: 300 frames read in"), "a progress line: \(summary.error)")
+        let replay = try Self.run(["replay", path])
+        #expect(replay.status == 0, "\(replay.error)")
+        #expect(replay.output.contains("dropped frames: recorded 2, replayed 2"), "\(replay.output)")
+        #expect(replay.output.contains("replay matches the recording"))
+        _ = log
+    }
+
+    @Test("plot writes an SVG with one bar per frame, the dropped one in red")
+    func plot() async throws {
+        let (path, _) = try await Self.recordedLog()
+        let svg = Self.temporaryPath("frames.svg")
+        defer {
+            unlink(path)
+            unlink(svg)
+        }
+        let result = try Self.run(["plot", path, "-o", svg])
+        #expect(result.status == 0, "\(result.error)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml"))
+        #expect(text.components(separatedBy: "class=\"bar").count - 1 == 300)
+        #expect(text.components(separatedBy: "class=\"bar dropped\"").count - 1 == 1)
+        #expect(XMLParser(data: Data(text.utf8)).parse(), "well-formed XML")
+    }
+
+    @Test("trace writes the log's Chrome trace")
+    func trace() async throws {
+        let (path, log) = try await Self.recordedLog()
+        let json = Self.temporaryPath("frames.json")
+        defer {
+            unlink(path)
+            unlink(json)
+        }
+        let result = try Self.run(["trace", path, "-o", json])
+        #expect(result.status == 0, "\(result.error)")
+        let expected = await MainActor.run { log.chromeTrace() }
+        #expect(try String(contentsOfFile: json, encoding: .utf8) == expected)
+    }
+
+    @Test(
+        "bad input is one line on standard error and exit status 1",
+        arguments: [
+            ("missing", "cannot read: No such file or directory"), ("empty", "empty: a frame log starts with"),
+            ("truncated", "frame log:"), ("foreign", "is this a FrameLink frame log?"),
+        ] as [(String, String)])
+    func badInput(kind: String, message: String) async throws {
+        let (good, _) = try await Self.recordedLog()
+        let path = Self.temporaryPath("\(kind).csv")
+        defer {
+            unlink(good)
+            unlink(path)
+        }
+        let text = try String(contentsOfFile: good, encoding: .utf8)
+        switch kind {
+        case "empty": _ = FileManager.default.createFile(atPath: path, contents: Data())
+        case "truncated": try String(text.prefix(text.count - 7)).write(toFile: path, atomically: true, encoding: .utf8)
+        case "foreign": try "name,score\nada,3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        default: break
+        }
+        for command in [["summary", path], ["replay", path], ["plot", path, "-o", path + ".svg"]] {
+            let result = try Self.run(command)
+            #expect(result.status == 1, "\(command): \(result.error)")
+            let lines = result.error.split(separator: "\n").filter { !$0.hasPrefix("framelink: ") }
+            #expect(lines.count == 1 && lines[0].hasPrefix("Error: "), "\(command): \(result.error)")
+            #expect(result.error.contains(message), "\(command): \(result.error)")
+        }
+    }
+
+    @Test("an output that cannot be written is one line and exit status 1")
+    func unwritableOutput() async throws {
+        let (path, _) = try await Self.recordedLog()
+        defer { unlink(path) }
+        for command in ["plot", "trace"] {
+            let result = try Self.run([command, path, "-o", "/nonexistent-folder/out"])
+            #expect(result.status == 1, "\(command): \(result.error)")
+            #expect(result.error.contains("/nonexistent-folder/out"), "\(command): \(result.error)")
+        }
+    }
+
+    @Test("a long log is drawn in groups: never more than 2,000 bars, and no drop is hidden")
+    @MainActor
+    func longLogGroups() {
+        var records: [FrameRecord] = []
+        for index in 0..<10_000 {
+            let dropped = index == 5_555 ? 3 : 0
+            let interval: Int64 = 16_666_667 * Int64(dropped + 1)
+            records.append(
+                FrameRecord(
+                    index: Int64(index + 2), timestamp: Int64(index + 1) * 16_666_667 * 2, interval: interval,
+                    droppedFrames: dropped, phases: PhaseDurations()))
+        }
+        let chart = FrameTimeChart(log: FrameLog(records: records, periodNanoseconds: 16_666_667), title: "long")
+        #expect(chart.barCount == 2_000)
+        #expect(chart.droppedBarCount == 1)
+        #expect(chart.svg.contains("each bar the longest of 5 frames"))
+    }
+}
