@@ -77,7 +77,9 @@ test: deps lint build
 example: deps
 	cd Examples/MinimalGame && $(SWIFT) build 2>&1 | tee ../../$(OUT)/example-build.log
 	@if grep -E "warning:" $(OUT)/example-build.log | grep -v "/.build/"; then echo "error: the example has warnings" >&2; exit 1; fi
-	cd Examples/MinimalGame && ./.build/debug/MinimalGame --headless --frames 120
+	cd Examples/MinimalGame && ./.build/debug/MinimalGame --headless --frames 120 --log ../../$(OUT)/minimal-frames.csv
+	$(SWIFT) build --product framelink 2>&1 | tail -1
+	$$($(SWIFT) build --show-bin-path)/framelink replay $(OUT)/minimal-frames.csv | tail -1
 
 # Documentation that cannot drift: every Swift snippet of README.md and the DocC articles is compiled
 # (scripts/check-snippets.py: each block carries a <!-- snippet: … --> marker saying how).

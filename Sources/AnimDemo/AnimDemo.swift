@@ -17,9 +17,9 @@ struct AnimDemo: ParsableCommand {
             to put the loop in .tracking mode: the clock (a .default timer) stops while the sprites \
             (a .common display link) keep moving.
 
-            Outputs: --screenshot and --report are checked before SDL starts (the folder exists and \
-            accepts a new file; the path is not a folder or a special file; the two are not the same \
-            file; neither is an input: the atlas, the --font file, the assets folder). Each is written \
+            Outputs: --screenshot, --report and --log are checked before SDL starts (the folder exists \
+            and accepts a new file; the path is not a folder or a special file; no two are the same \
+            file; none is an input: the atlas, the --font file, the assets folder). Each is written \
             to a temporary file in its folder, synced, checked and renamed into place: a failed write \
             leaves the previous file (or none) and no temporary file.
 
@@ -53,6 +53,12 @@ struct AnimDemo: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write the frame report as JSON.", valueName: "path"))
     var report: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Record every frame into a frame log (JSON lines for .jsonl or .json, else CSV); read it with framelink.",
+            valueName: "path"))
+    var log: String?
 
     @Option(parsing: .unconditional, help: "Seed for sprite placement and motion (same seed, same sprites).")
     var seed: UInt64 = 1
@@ -134,13 +140,13 @@ struct AnimDemo: ParsableCommand {
         }
         if font.isEmpty { throw ValidationError("--font needs a file path") }
         if assets.isEmpty { throw ValidationError("--assets needs a folder") }
-        try OutputPaths.check(screenshot: screenshot, report: report, assets: assets, font: font)
+        try OutputPaths.check(screenshot: screenshot, report: report, log: log, assets: assets, font: font)
     }
 
     func run() throws {
         let options = DemoOptions(
             sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot, reportPath: report,
-            seed: seed, assetsFolder: assets, width: width, height: height,
+            logPath: log, seed: seed, assetsFolder: assets, width: width, height: height,
             refreshRate: refreshRate.flatMap { FrameRate(framesPerSecond: $0) },
             vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
             stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion)

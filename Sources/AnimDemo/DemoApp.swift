@@ -138,6 +138,11 @@ final class DemoApp {
 
         if let path = options.screenshotPath { OutputFile.expect("the screenshot", at: path) }
         if let path = options.reportPath { OutputFile.expect("the report", at: path) }
+        if let path = options.logPath {
+            OutputFile.expect("the frame log", at: path)
+            host.loop.frameLog = FrameLog(
+                periodNanoseconds: host.loop.refreshRate.periodNanoseconds, capacity: options.frames ?? 3_600)
+        }
         InterruptSignal.loopWillRun()
         let firstFrame = host.loop.frameIndex
         if let frames = options.frames {
@@ -182,12 +187,28 @@ final class DemoApp {
                 outcome.failures.append(error.description)
             }
         }
+        var logWritten = false
+        if let path = options.logPath, let log = host.loop.frameLog {
+            do throws(DemoError) {
+                do {
+                    try log.validate()
+                } catch {
+                    throw DemoError(description: "cannot write the frame log to \(path): \(error)")
+                }
+                let isJSON = path.hasSuffix(".jsonl") || path.hasSuffix(".json")
+                try OutputFile.write(Data((isJSON ? log.jsonLines : log.csv).utf8), to: path, label: "the frame log")
+                logWritten = true
+            } catch {
+                outcome.failures.append(error.description)
+            }
+        }
         shutDown()
 
         print(report.paragraph)
         print(
             "Screenshot: \(Self.describe(options.screenshotPath, written: screenshotWritten, option: "--screenshot"))")
         print("Report: \(Self.describe(options.reportPath, written: reportWritten, option: "--report"))")
+        print("Frame log: \(Self.describe(options.logPath, written: logWritten, option: "--log"))")
         return outcome
     }
 

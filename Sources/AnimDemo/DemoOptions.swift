@@ -10,6 +10,8 @@ struct DemoOptions: Sendable {
     var headless: Bool
     var screenshotPath: String?
     var reportPath: String?
+    /// Where to write the frame log (`--log`), if anywhere.
+    var logPath: String?
     var seed: UInt64
     var assetsFolder: String
     var width: Int

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// The checks of `--screenshot` and `--report` made up front, before SDL starts, so that a run never
+/// The checks of `--screenshot`, `--report` and `--log` made up front, before SDL starts, so that a run never
 /// ends by failing to write (or by overwriting an input): each destination's folder exists and
-/// accepts a new file, the destination is not a folder or a special file, the two outputs are not the
+/// accepts a new file, the destination is not a folder or a special file, no two outputs are the
 /// same file, and neither is an input (the sprite atlas, the `--font` file, the assets folder).
 ///
 /// Files are compared by resolved path (symbolic links, `.` and `..` resolved; for a file that does
@@ -26,8 +26,8 @@ enum OutputPaths {
     /// Checks the outputs against each other and against the inputs.
     ///
     /// - Throws: `ValidationError` (exit status 64) with one line that names the option and the path.
-    static func check(screenshot: String?, report: String?, assets: String, font: String) throws {
-        let outputs = [("--screenshot", screenshot), ("--report", report)].compactMap { name, path in
+    static func check(screenshot: String?, report: String?, log: String?, assets: String, font: String) throws {
+        let outputs = [("--screenshot", screenshot), ("--report", report), ("--log", log)].compactMap { name, path in
             path.map { (name: name, path: $0) }
         }
         let atlas = (assets as NSString).appendingPathComponent("sprites.png")
@@ -61,9 +61,12 @@ enum OutputPaths {
                 throw ValidationError("\(name) \(path): cannot create files in \(folder): \(problem)")
             }
         }
-        if outputs.count == 2, identity(of: outputs[0].path).isSame(as: identity(of: outputs[1].path)) {
-            throw ValidationError(
-                "--screenshot \(outputs[0].path) and --report \(outputs[1].path) are the same file: give two paths")
+        for (position, first) in outputs.enumerated() {
+            for second in outputs[(position + 1)...]
+            where identity(of: first.path).isSame(as: identity(of: second.path)) {
+                throw ValidationError(
+                    "\(first.name) \(first.path) and \(second.name) \(second.path) are the same file: give two paths")
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FrameLink
 import XCTest
 
 /// AnimDemo's outputs (`--screenshot`, `--report`), run as a subprocess: bad destinations are refused
@@ -46,6 +47,30 @@ final class AnimDemoOutputTests: XCTestCase {
                 try? FileManager.default.removeItem(atPath: folder)
             }
         )
+    }
+
+    // MARK: The frame log
+
+    /// `--log` records every frame: the file reads back as a frame log (CSV, or JSON lines for
+    /// `.jsonl`) with one record per frame interval, and the summary names it.
+    func testLogRecordsEveryFrameInAFileThatReadsBack() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["frames.csv", "frames.jsonl"] {
+            let path = (folder as NSString).appendingPathComponent(name)
+            let result = try AnimDemoProcess.run(
+                ["--headless", "--frames", "30", "--sprites", "50", "--assets", assets, "--log", path])
+            XCTAssertTrue(result.exitedNormally && result.status == 0, result.standardError)
+            XCTAssertTrue(result.standardOutput.contains("Frame log: \(path)"), result.standardOutput)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(
+                text.hasPrefix(
+                    name.hasSuffix(".jsonl") ? "{\"format\":\"framelink-frame-log\"" : "# framelink-frame-log"))
+            let records = try MainActor.assumeIsolated { () throws in try FrameLog(contentsOfFile: path).records.count }
+            XCTAssertEqual(records, 29, "one record per interval of 30 frames")
+        }
+        try AnimDemoProcess.assertRefused(
+            headless + ["--log", folder + "/", "--report", folder + "/r.json"], saying: "--log")
     }
 
     // MARK: Refused up front

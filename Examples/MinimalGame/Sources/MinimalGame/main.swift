@@ -1,5 +1,5 @@
 // MinimalGame: a ball, a paddle that follows the mouse, a score clock — on FrameLink + SDL.
-// Initialization → main loop (update, draw) → report. Run: swift run MinimalGame [--headless --frames N]
+// Initialization → main loop (update, draw) → report. Run: swift run MinimalGame [--headless --frames N] [--log FILE]
 
 import CSDL2
 import Foundation
@@ -57,6 +57,14 @@ if let index = arguments.firstIndex(of: "--frames") {
     }
     frames = count
 }
+var logPath: String?
+if let index = arguments.firstIndex(of: "--log") {
+    guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
+        FileHandle.standardError.write(Data("MinimalGame: --log needs a file path\n".utf8))
+        exit(2)
+    }
+    logPath = arguments[index + 1]
+}
 MainActor.assumeIsolated {
     // Initialization
     let host: SDLHost
@@ -85,8 +93,17 @@ MainActor.assumeIsolated {
     }
     host.renderHandler = { renderer in game.draw(renderer, at: host.loop.timestamp.seconds) }
 
-    // Main loop
+    // Main loop (recording every frame with --log FILE; `framelink summary FILE` reads it)
+    if logPath != nil { host.loop.frameLog = FrameLog(periodNanoseconds: host.loop.refreshRate.periodNanoseconds) }
     if let frames { host.run(frames: frames) } else { host.run() }
+    if let logPath, let log = host.loop.frameLog {
+        do {
+            try log.write(toFile: logPath, format: logPath.hasSuffix(".jsonl") ? .jsonLines : .csv)
+        } catch {
+            FileHandle.standardError.write(Data("MinimalGame: \(error)\n".utf8))
+            exit(1)
+        }
+    }
 
     // Report
     print("MinimalGame: \(game.hits) hits in \(game.seconds) s of game clock")
