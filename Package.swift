@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
@@ -21,6 +22,7 @@ let package = Package(
             dependencies: [
                 "CFrameLinkShims",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Platform hooks in C (libdispatch's main-queue hooks as weak symbols, ppoll, real-time
@@ -39,6 +41,7 @@ let package = Package(
             dependencies: [
                 "FrameLink", "FrameLinkSDL", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The display-lab plot (`make plot`): the scenario runner, statistics and SVG chart live in a
@@ -68,7 +71,10 @@ let package = Package(
             ]
         ),
         // Golden/ holds expected outputs that the tests read by path.
-        .testTarget(name: "FrameLinkTests", dependencies: ["FrameLink", "CFrameLinkShims"], exclude: ["Golden"]),
+        .testTarget(
+            name: "FrameLinkTests",
+            dependencies: ["FrameLink", "CFrameLinkShims", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Golden"]),
         // The `framelink` command's tests run it as a subprocess.
         .testTarget(name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit", "FrameLinkCommand"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.

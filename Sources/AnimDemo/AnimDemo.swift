@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrameLink
+import Logging
 
 /// The FrameLink demo: a window of rotating sprites moved by a display link, a `.default` clock
 /// timer that stops while you drag, and a HUD that shows frame pacing live; with
@@ -144,6 +145,8 @@ struct AnimDemo: ParsableCommand {
     }
 
     func run() throws {
+        // FrameLink's pacing decisions (mode changes, vsync locks, frame-rate switches) on stdout.
+        LoggingSystem.bootstrap { ConsoleLogHandler(label: $0) }
         let options = DemoOptions(
             sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot, reportPath: report,
             logPath: log, seed: seed, assetsFolder: assets, width: width, height: height,

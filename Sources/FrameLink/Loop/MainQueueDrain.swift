@@ -81,6 +81,7 @@ package enum MainQueueDrain {
         guard descriptor >= 0 else {
             path = .runLoop
             note = "main queue served through the run loop: libdispatch has no main-queue hooks"
+            FrameLinkLogging.logger.notice("main queue: \(note ?? ""), a fallback")
             return path
         }
         probeRan = false
@@ -104,6 +105,7 @@ package enum MainQueueDrain {
                 signalled
                 ? "main queue served through the run loop: libdispatch's main-queue hook did not run queued work"
                 : "main queue served through the run loop: libdispatch's main-queue descriptor was not signalled"
+            FrameLinkLogging.logger.notice("main queue: \(note ?? ""), a fallback")
         }
         return path
     }

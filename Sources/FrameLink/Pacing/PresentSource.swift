@@ -314,7 +314,12 @@ public final class PresentSource: FrameSource {
         if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
         knownDrops = nil
         knownTarget = nil
+        let wasLocked = grid.isPhaseLocked
+        let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked)
+        if grid.isPhaseLocked != wasLocked || grid.relocks != relocks {
+            logLockChange(wasLocked: wasLocked, relocks: relocks)
+        }
 
         let timestamp: Int64
         switch mode {
@@ -586,6 +591,8 @@ public final class PresentSource: FrameSource {
     private func switchMode(to newMode: Mode, because why: String) {
         reason = why
         guard newMode != mode else { return }
+        FrameLinkLogging.logger.notice(
+            "pacing: \(mode) → \(newMode): \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
         mode = newMode
         presentDurations.removeAll()
         if newMode == .deadline, let lastTimestamp {
@@ -593,6 +600,21 @@ public final class PresentSource: FrameSource {
             // chain whose presents stopped blocking, is still best paced on the display's grid.
             if let measuredRefreshRate, grid.isUsable { deadline.refreshRate = measuredRefreshRate }
             deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
+        }
+    }
+
+    /// Logs a vsync phase lock gained or lost, or a re-lock (a change, never per frame).
+    private func logLockChange(wasLocked: Bool, relocks: Int) {
+        if grid.relocks != relocks {
+            FrameLinkLogging.logger.info(
+                "vsync: re-locked to the presents' returns (\(grid.relocks) re-locks so far)",
+                metadata: ["refresh": "\(displayRefreshRate)"])
+        } else if grid.isPhaseLocked {
+            FrameLinkLogging.logger.info(
+                "vsync: phase-locked; timestamps are the fitted vsync",
+                metadata: ["refresh": "\(measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)")"])
+        } else if wasLocked {
+            FrameLinkLogging.logger.info("vsync: phase lock lost")
         }
     }
 
@@ -612,6 +634,8 @@ public final class PresentSource: FrameSource {
 
     private func setPresentInterval(_ interval: Int, because why: String?) {
         guard interval != presentInterval else { return }
+        FrameLinkLogging.logger.info(
+            "automatic frame rate: \(why ?? "back to every vsync: the frame cost is under 70 % of the budget")")
         presentInterval = interval
         autoRateReason = why
         frameCosts.removeAll()

@@ -45,22 +45,41 @@ package struct _RealTimeWait {
         case .undecided, .off, .realTime: break
         }
         if Self.simulatesRefusal {
-            scheduling = .refused(reason: "refusal simulated")
+            decide(.refused(reason: "refusal simulated"))
             return false
         }
         var granted: Int32 = 0
         switch CFrameLinkShims_enterRealTime(Self.priority, &granted) {
         case 0:
-            scheduling = .realTime(priority: Int(granted))
+            decide(.realTime(priority: Int(granted)))
             Self.isRaised = true
             return true
         case 1:
-            scheduling = .inherited(priority: Int(granted))
+            decide(.inherited(priority: Int(granted)))
             return false
         case let error:
-            scheduling = .refused(reason: Self.explain(error))
+            decide(.refused(reason: Self.explain(error)))
             return false
         }
+    }
+
+    /// Records what the wait got, logging it the first time (the first wait decides; later waits
+    /// only repeat the same request).
+    private mutating func decide(_ outcome: WaitScheduling) {
+        if case .undecided = scheduling {
+            switch outcome {
+            case .refused(let reason):
+                FrameLinkLogging.logger.notice("frame waits: real-time scheduling refused (\(reason)): normal priority")
+            case .realTime(let priority):
+                FrameLinkLogging.logger.info(
+                    "frame waits: real-time priority \(priority) (SCHED_FIFO) during each wait")
+            case .inherited(let priority):
+                FrameLinkLogging.logger.info("frame waits: the thread already runs at real-time priority \(priority)")
+            case .undecided, .off:
+                break
+            }
+        }
+        scheduling = outcome
     }
 
     /// Ends a wait that ``begin(wanted:)`` raised: the thread returns to its own policy.

@@ -1,0 +1,102 @@
+import FrameLink
+import Logging
+import Testing
+
+/// FrameLink logs pacing decisions through swift-log (label `framelink`) when they change, never per
+/// frame; on the display lab, with a handler that keeps the messages.
+@MainActor
+@Suite("Pacing decisions go to swift-log", .serialized)
+struct PacingLogTests {
+    /// A log handler that keeps every message.
+    final class Capture: LogHandler, @unchecked Sendable {
+        // Written and read on the main actor only (the tests and the frame loop run there).
+        var messages: [(level: Logger.Level, text: String)] = []
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            messages.append((event.level, "\(event.message)"))
+        }
+    }
+
+    /// Runs `body` with FrameLink's logger writing into a capture, and returns what it kept.
+    func capturing(_ body: () -> Void) -> [(level: Logger.Level, text: String)] {
+        let capture = Capture()
+        let previous = FrameLinkLogging.logger
+        FrameLinkLogging.logger = Logger(label: FrameLinkLogging.label) { _ in capture }
+        defer { FrameLinkLogging.logger = previous }
+        body()
+        return capture.messages
+    }
+
+    @Test("a phase lock and a hidden window's switch to deadline pacing are logged once each")
+    func lockAndModeChanges() throws {
+        var frames = 0
+        let messages = capturing {
+            let lab = DisplayLab(refresh: .fixed(.hz60, phase: .milliseconds(3)))
+            let source = lab.makeSource()
+            let loop = FrameLoop(source: source)
+            DisplayLink { link in
+                frames += 1
+                lab.work(for: .milliseconds(2))
+                if link.frameIndex == 600 { lab.isHidden = true }
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 1_200)
+        }
+        #expect(frames == 1_200)
+        let texts = messages.map(\.text)
+        #expect(texts.contains { $0.hasPrefix("vsync: phase-locked") }, "\(texts)")
+        let switches = messages.filter { $0.text.hasPrefix("pacing: vsync → deadline") }
+        #expect(switches.count == 1, "\(texts)")
+        #expect(switches.first?.level == .notice)
+        #expect(messages.count < 10, "logged on changes, not per frame: \(texts)")
+    }
+
+    @Test("a move to a display of another rate logs the re-lock")
+    func relock() throws {
+        let messages = capturing {
+            let lab = DisplayLab(refresh: .fixed(.hz60))
+            let source = lab.makeSource()
+            let loop = FrameLoop(source: source)
+            DisplayLink { link in
+                lab.work(for: .milliseconds(2))
+                if link.frameIndex == 600 { lab.changeRefresh(to: .fixed(.hz75)) }
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 1_500)
+        }
+        #expect(messages.contains { $0.text.hasPrefix("vsync: re-locked") }, "\(messages.map(\.text))")
+    }
+
+    @Test("the automatic frame rate logs its switch to every 2nd vsync")
+    func automaticFrameRate() throws {
+        let messages = capturing {
+            let lab = DisplayLab(refresh: .fixed(.hz60))
+            let source = lab.makeSource()
+            source.automaticFrameRate = true
+            let loop = FrameLoop(source: source)
+            DisplayLink { _ in lab.work(for: .milliseconds(20)) }.add(to: loop, forMode: .common)
+            loop.run(frames: 300)
+        }
+        #expect(
+            messages.contains { $0.text.hasPrefix("automatic frame rate: presenting every 2nd vsync") },
+            "\(messages.map(\.text))")
+    }
+
+    @Test("a deadline source's first wait logs what scheduling it got, once")
+    func waitScheduling() throws {
+        let messages = capturing {
+            let source = DeadlineSource(refreshRate: 1_000)
+            let loop = FrameLoop(source: source)
+            loop.drainsMainQueue = false
+            DisplayLink { _ in }.add(to: loop, forMode: .common)
+            loop.run(frames: 3)  // 3 ms of real waits: the decision is made on the first
+        }
+        let waits = messages.filter { $0.text.hasPrefix("frame waits:") }
+        #expect(waits.count == 1, "\(messages.map(\.text))")
+    }
+}
