@@ -93,6 +93,41 @@ struct FrameLogTraceTests {
         #expect(log.chromeTrace(drops: drops) == expected)
     }
 
+    @Test("with recordsCallbacks, each labelled callback is a slice on a callbacks track; unlabelled ones are not")
+    func callbackSlices() throws {
+        let (source, loop) = makeLoop()
+        let log = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
+        log.recordsCallbacks = true
+        loop.frameLog = log
+        let physics = DisplayLink { _ in source.simulateWork(for: .milliseconds(2)) }
+        physics.label = "physics"
+        physics.add(to: loop, forMode: .common)
+        DisplayLink { _ in source.simulateWork(for: .milliseconds(1)) }.add(to: loop, forMode: .common)
+        let autosave = FrameTimer(interval: .milliseconds(100), repeats: true) { _ in
+            source.simulateWork(for: .milliseconds(3))
+        }
+        autosave.label = "autosave"
+        autosave.add(to: loop, forMode: .common)
+        loop.renderHandler = { _ in source.simulateWork(for: .microseconds(500)) }
+        source.advance(frames: 30)
+        let slices = log.callbackSlices
+        #expect(slices.filter { $0.label == "physics" }.count == 30)
+        #expect(slices.allSatisfy { $0.label == "physics" ? $0.duration == 2_000_000 : true })
+        #expect(slices.filter { $0.label == "autosave" }.map(\.duration) == Array(repeating: 3_000_000, count: 5))
+        #expect(slices.filter { $0.label == "render handler" }.count == 30)
+        #expect(
+            Set(slices.map(\.label)) == ["physics", "autosave", "render handler"], "the unlabelled link is left out")
+        let events = try events(log.chromeTrace())
+        let track = events.filter { $0["tid"] as? Int == 2 && $0["ph"] as? String == "X" }
+        #expect(track.count == slices.count)
+        #expect(
+            events.contains {
+                $0["ph"] as? String == "M" && ($0["args"] as? [String: Any])?["name"] as? String == "callbacks"
+            })
+        // A log that does not ask keeps none.
+        #expect(record(frames: 10).0.callbackSlices.isEmpty)
+    }
+
     @Test("writing a trace goes through the checked, safe file writer; a bad path is an error, not a crash")
     func writing() throws {
         let (log, drops) = record(frames: 10)

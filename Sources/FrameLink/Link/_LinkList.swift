@@ -57,7 +57,7 @@ final class _LinkList {
             guard link.deliver(frame, mask: mask, source: source) else { continue }
             if let clock {
                 let end = clock.now.nanoseconds
-                blame.note(.link(link), took: end - mark)
+                blame.note(.link(link), from: mark, to: end)
                 mark = end
             }
         }

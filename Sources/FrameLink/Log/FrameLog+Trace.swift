@@ -11,6 +11,8 @@ extension FrameLog {
     ///   arguments give the count and the longest work phase, and, when `drops` names the frame
     ///   (the loop's ``FrameStatistics/drops``), the blamed callback's label or the gap.
     /// - A counter `frame time` follows the interval in milliseconds.
+    /// - When the log kept callbacks (``recordsCallbacks``), each labelled callback's run is a slice
+    ///   on a second track, `callbacks`, at the time it ran.
     ///
     /// Times are microseconds with nanosecond decimals (`ts`, `dur`), the format's unit; the process
     /// is `FrameLink` (pid 1) and the frames its thread 1. The output is the same for the same log.
@@ -71,6 +73,14 @@ extension FrameLog {
             events.append(
                 #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(record.timestamp)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.interval))}}"#
             )
+        }
+        if !callbackSlices.isEmpty {
+            events.append(#"{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"callbacks"}}"#)
+            for slice in callbackSlices where slice.duration > 0 {
+                events.append(
+                    #"{"name":"\#(Self.escaped(slice.label))","ph":"X","ts":\#(Self.microseconds(slice.start)),"dur":\#(Self.microseconds(slice.duration)),"pid":1,"tid":2}"#
+                )
+            }
         }
         return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n]}\n"
     }

@@ -25,6 +25,15 @@ public final class FrameLog {
     /// replayed).
     public var periodNanoseconds: Int64
 
+    /// Whether a loop recording into this log also keeps a ``CallbackSlice`` for every labelled
+    /// callback it times (``FrameLoop/measuresCallbacks``): the labelled display links and timers
+    /// and the event and render handlers. Off by default; ``chromeTrace(drops:)`` shows them on a
+    /// track of their own. They are kept in memory only (CSV and JSON lines hold frames).
+    public var recordsCallbacks = false
+
+    /// The labelled callbacks' runs, oldest first, when ``recordsCallbacks`` is on.
+    public private(set) var callbackSlices: [CallbackSlice] = []
+
     /// Creates an empty log, reserving room for `capacity` frames.
     public init(periodNanoseconds: Int64 = 0, capacity: Int = 3_600) {
         self.periodNanoseconds = periodNanoseconds
@@ -40,6 +49,13 @@ public final class FrameLog {
     /// Appends one frame.
     public func append(_ record: FrameRecord) {
         records.append(record)
+    }
+
+    /// Appends one run of a labelled callback.
+    ///
+    /// - Parameter slice: The callback's label, start and duration.
+    public func append(_ slice: CallbackSlice) {
+        callbackSlices.append(slice)
     }
 
     // MARK: Writing

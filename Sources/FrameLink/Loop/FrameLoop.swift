@@ -248,6 +248,7 @@ public final class FrameLoop {
         // This frame's work, phase by phase: events and input links, timers, update and late-update
         // links, render links and the render handler.
         var blame = _FrameBlame()
+        if let frameLog, frameLog.recordsCallbacks, measuresCallbacks { blame.callbackLog = frameLog }
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
         let linkFrame = _LinkFrame(
             index: frameIndex, timestamp: frameTime, targetTimestamp: targetTimestamp, refreshRate: refreshRate,
@@ -273,7 +274,7 @@ public final class FrameLoop {
             let start = mark
             mark = source.now.nanoseconds
             blame.phases[.render] += mark - start
-            if measuresCallbacks { blame.note(.handler("render handler"), took: mark - start) }
+            if measuresCallbacks { blame.note(.handler("render handler"), from: start, to: mark) }
         }
         lastFrameBlame = blame
 
@@ -331,7 +332,7 @@ public final class FrameLoop {
     ) -> Int64 {
         let end = source.now.nanoseconds
         blame.phases[phase] = end - start
-        if let culprit, measuresCallbacks { blame.note(culprit, took: end - start) }
+        if let culprit, measuresCallbacks { blame.note(culprit, from: start, to: end) }
         return end
     }
 

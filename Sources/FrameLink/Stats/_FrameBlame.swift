@@ -8,6 +8,23 @@ struct _FrameBlame {
     private(set) var culprit: _Culprit = .none
     /// How long ``culprit`` took, in nanoseconds.
     private(set) var culpritDuration: Int64 = 0
+    /// The log that keeps the labelled callbacks' runs, when it asks for them.
+    var callbackLog: FrameLog?
+
+    /// Notes that `culprit` ran from `start` to `end` (nanoseconds of the loop's clock), and keeps
+    /// the run in ``callbackLog`` when the callback has a label.
+    mutating func note(_ culprit: @autoclosure () -> _Culprit, from start: Int64, to end: Int64) {
+        note(culprit(), took: end - start)
+        guard let callbackLog else { return }
+        let label: String?
+        switch culprit() {
+        case .none: label = nil
+        case .link(let link): label = link.label
+        case .timer(let timer): label = timer.label
+        case .handler(let name): label = name.description
+        }
+        if let label { callbackLog.append(FrameLog.CallbackSlice(label: label, start: start, duration: end - start)) }
+    }
 
     /// Notes that `culprit` took `duration` nanoseconds; it becomes the culprit if it is the slowest.
     mutating func note(_ culprit: @autoclosure () -> _Culprit, took duration: Int64) {

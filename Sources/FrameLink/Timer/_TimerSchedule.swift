@@ -155,7 +155,7 @@ final class _TimerSchedule {
             }
             if let clock {
                 let end = clock.now.nanoseconds
-                blame.note(.timer(timer), took: end - mark)
+                blame.note(.timer(timer), from: mark, to: end)
                 mark = end
             }
         }
