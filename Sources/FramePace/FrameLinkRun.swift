@@ -7,14 +7,15 @@ import FrameLink
 final class FrameLinkRun {
     /// The source being measured.
     let source: DeadlineSource
-    private let loop: FrameLoop
+    /// The loop, whose waiter says what scheduling it obtained.
+    let loop: FrameLoop
     private var stamps: [Int64] = []
 
     /// Creates the loop; `realTime` says whether its waits ask for real-time scheduling.
     init(realTime: Bool) {
         source = DeadlineSource(refreshRate: .hz60)
-        source.usesRealTimeScheduling = realTime
         loop = FrameLoop(source: source)
+        loop.waiter.usesRealTimeScheduling = realTime
         DisplayLink { [unowned self] link in self.stamps.append(link.timestamp.nanoseconds) }
             .add(to: loop, forMode: .common)
     }

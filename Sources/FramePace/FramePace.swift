@@ -157,7 +157,7 @@ struct FramePace: ParsableCommand {
         return pacers.map { pacer in
             PaceReport.Row(
                 pacer: pacer, tally: tallies[pacer] ?? PaceTally(),
-                scheduling: frameLinks[pacer].map { "\($0.source.waitScheduling)" })
+                scheduling: frameLinks[pacer].map { "\($0.loop.waiter.waitScheduling)" })
         }
     }
 }

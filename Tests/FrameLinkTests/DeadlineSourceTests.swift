@@ -68,15 +68,16 @@ struct DeadlineSourceTests {
     /// frame timestamps and the source.
     func timestamps(
         on clock: any PacingClock, spin: Duration? = .microseconds(300), frames: Int
-    ) -> (stamps: [Int64], source: DeadlineSource) {
-        let source = DeadlineSource(refreshRate: .hz60, spin: spin, clock: clock)
+    ) -> (stamps: [Int64], loop: FrameLoop) {
+        let source = DeadlineSource(refreshRate: .hz60, clock: clock)
         let loop = FrameLoop(source: source)
+        loop.waiter.spin = spin
         var stamps: [Int64] = []
         let link = DisplayLink { link in stamps.append(link.timestamp.nanoseconds) }
         link.add(to: loop, forMode: .common)
         loop.run(frames: frames)
         link.invalidate()
-        return (stamps, source)
+        return (stamps, loop)
     }
 
     /// The grid point of frame `index` (the source's grid starts at its creation, time 0 here).
@@ -88,14 +89,14 @@ struct DeadlineSourceTests {
         // (frames 13, 19, …): each of those frames is 50 µs late, every other one exactly on time.
         let clock = InterferingClock(
             every: 100_000_000, first: gridPoint(7) - 290_000, length: 340_000, until: 3_000_000_000)
-        let (stamps, source) = timestamps(on: clock, frames: 120)
+        let (stamps, loop) = timestamps(on: clock, frames: 120)
         #expect(stamps.count == 120)
         for (offset, stamp) in stamps.enumerated() {
             let index = Int64(offset + 1)
             let late: Int64 = index >= 7 && (index - 7) % 6 == 0 ? 50_000 : 0
             #expect(stamp == gridPoint(index) + late, "frame \(index)")
         }
-        #expect(!source.pacingDescription.contains("moved"))
+        #expect(!loop.source.pacingDescription.contains("moved"))
     }
 
     @Test("a stall inside the wait makes the frame late by the stall; the next frame is on the grid")
@@ -116,8 +117,9 @@ struct DeadlineSourceTests {
         // (4.17 ms), so frame 10 comes at once, late; 5 ms is over it, so the next frame is frame
         // 11's grid point, and 10 is dropped.
         let clock = VirtualClock()
-        let source = DeadlineSource(refreshRate: .hz60, spin: .microseconds(300), clock: clock)
+        let source = DeadlineSource(refreshRate: .hz60, clock: clock)
         let loop = FrameLoop(source: source)
+        loop.waiter.spin = .microseconds(300)
         var stamps: [Int64] = []
         let link = DisplayLink { link in
             stamps.append(link.timestamp.nanoseconds)
@@ -145,8 +147,8 @@ struct DeadlineSourceTests {
             (1_000_000, 1_000_000 + 16_666_667 / 28),
         ] as [(Int64, Int64)])
     func adaptiveSpin(oversleep: Int64, spin: Int64) {
-        let (_, source) = timestamps(on: OversleepingClock(oversleep: oversleep), spin: nil, frames: 40)
-        #expect(source.currentSpin == .nanoseconds(spin))
+        let (_, loop) = timestamps(on: OversleepingClock(oversleep: oversleep), spin: nil, frames: 40)
+        #expect(loop.waiter.currentSpin == .nanoseconds(spin))
     }
 
     @Test("a source that never spins is late on every frame by its wake-up latency, on a steady grid")

@@ -243,23 +243,25 @@ struct TimerParityTests {
     }
 }
 
-/// A source that jumps straight to the idle deadline it is given, recording it.
+/// A source whose idle wait jumps straight to the deadline it is given, recording it.
 @MainActor
 final class RecordingIdleSource: FrameSource {
     let refreshRate = FrameRate.hz60
-    var now = FrameInstant.zero
+    let virtualClock = VirtualClock()
+    var clock: any PacingClock { virtualClock }
+    let epochNanoseconds: Int64 = 0
     var idleDeadlines: [FrameInstant?] = []
     var framesWaited = 0
 
-    func waitForNextFrame() -> FrameInstant {
+    func nextFrameWait() -> FrameWait {
         framesWaited += 1
-        now = now + refreshRate.period
-        return now
+        return .sleep(until: now + refreshRate.period)
     }
 
-    func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
+    func idleWait(until deadline: FrameInstant?) -> FrameWait {
         idleDeadlines.append(deadline)
-        if let deadline { now = deadline }
-        return now
+        return deadline.map { .sleep(until: $0) } ?? .none
     }
+
+    func beginFrame() -> FrameInstant { now }
 }

@@ -20,8 +20,7 @@ final class WaitSchedulingTests: XCTestCase {
     /// Runs `frames` frames at 200 Hz on the real clock; each frame queues a main-queue block from
     /// another thread 1 ms into the next wait.
     @MainActor
-    static func run(_ source: DeadlineSource, frames: Int = 6) -> Policies {
-        let loop = FrameLoop(source: source)
+    static func run(_ loop: FrameLoop, frames: Int = 6) -> Policies {
         let policies = Policies()
         let link = DisplayLink { _ in
             policies.duringFrames.append(CFrameLinkShims_currentPolicy())
@@ -48,8 +47,9 @@ final class WaitSchedulingTests: XCTestCase {
         do {
             let before = CFrameLinkShims_currentPolicy()
             let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
-            let policies = Self.run(source)
-            switch source.waitScheduling {
+            let loop = FrameLoop(source: source)
+            let policies = Self.run(loop)
+            switch loop.waiter.waitScheduling {
             case .realTime(let priority):
                 XCTAssertEqual(priority, Int(_RealTimeWait.priority))
                 XCTAssertTrue(
@@ -79,8 +79,8 @@ final class WaitSchedulingTests: XCTestCase {
             defer { _RealTimeWait.simulatesRefusal = false }
             let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
             let loop = FrameLoop(source: source)
-            let policies = Self.run(source)
-            XCTAssertEqual(source.waitScheduling, .refused(reason: "refusal simulated"))
+            let policies = Self.run(loop)
+            XCTAssertEqual(loop.waiter.waitScheduling, .refused(reason: "refusal simulated"))
             XCTAssertEqual(policies.duringFrames.count, 6, "the frames are paced all the same")
             XCTAssertFalse(policies.duringFrames.contains { CFrameLinkShims_isRealTimePolicy($0) })
             let description = source.pacingDescription
@@ -97,9 +97,10 @@ final class WaitSchedulingTests: XCTestCase {
     func testTurnedOffTheThreadIsLeftAlone() throws {
         MainActor.assumeIsolated {
             let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
-            source.usesRealTimeScheduling = false
-            let policies = Self.run(source)
-            XCTAssertEqual(source.waitScheduling, .off)
+            let loop = FrameLoop(source: source)
+            loop.waiter.usesRealTimeScheduling = false
+            let policies = Self.run(loop)
+            XCTAssertEqual(loop.waiter.waitScheduling, .off)
             XCTAssertFalse(policies.duringFrames.contains { CFrameLinkShims_isRealTimePolicy($0) })
             XCTAssertTrue(source.pacingDescription.contains("real-time scheduling off"), source.pacingDescription)
         }
@@ -114,8 +115,9 @@ final class WaitSchedulingTests: XCTestCase {
             }
             defer { XCTAssertEqual(CFrameLinkShims_leaveRealTime(), 0) }
             let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
-            let policies = Self.run(source, frames: 3)
-            XCTAssertEqual(source.waitScheduling, .inherited(priority: 5))
+            let loop = FrameLoop(source: source)
+            let policies = Self.run(loop, frames: 3)
+            XCTAssertEqual(loop.waiter.waitScheduling, .inherited(priority: 5))
             XCTAssertTrue(
                 policies.duringFrames.allSatisfy { CFrameLinkShims_isRealTimePolicy($0) },
                 "the source leaves the thread's own real-time policy alone")
@@ -128,7 +130,7 @@ final class WaitSchedulingTests: XCTestCase {
             let source = DeadlineSource(refreshRate: .hz60, clock: VirtualClock())
             let loop = FrameLoop(source: source)
             loop.run(frames: 5)
-            XCTAssertEqual(source.waitScheduling, .off)
+            XCTAssertEqual(loop.waiter.waitScheduling, .off)
             XCTAssertFalse(source.pacingDescription.contains("real-time"), source.pacingDescription)
         }
     }

@@ -1,11 +1,12 @@
 /// A main-thread frame loop with run-loop modes: the FrameLink counterpart of the main `RunLoop`
 /// driving `CADisplayLink`s and `Timer`s.
 ///
-/// Each iteration (``runFrame()``) waits for a frame boundary from its ``FrameSource``, then, in
-/// order: runs the event handler, fires the timers that are due in the current mode, calls the
-/// display links of the current mode, runs the render handler, and drains work queued for the main
-/// actor. While no display link is active it sleeps until the next timer deadline instead (or until
-/// input), so an idle loop uses no CPU.
+/// Each iteration (``runFrame()``) reads top to bottom: its ``FrameSource`` presents the last
+/// frame; the loop's ``waiter`` waits as the source's pacer says; the source gives the frame's
+/// timestamp; then, in order: the event handler and input links, the timers that are due in the
+/// current mode, update and late-update links, render links and the render handler; last, work
+/// queued for the main actor. While no display link is active the wait lasts until the next timer
+/// deadline instead (or until input), so an idle loop uses no CPU.
 ///
 /// The loop keeps every link and timer added to it until it is invalidated, as a run loop keeps its
 /// timers, so you need not hold on to them yourself. Links and timers made with a weak target
@@ -19,8 +20,12 @@
 /// ```
 @MainActor
 public final class FrameLoop {
-    /// The source of frame boundaries and of time.
+    /// The source of frame boundaries and of time: it presents, and its pacer says how long to wait.
     public let source: any FrameSource
+
+    /// The wait between frames: how the loop sleeps and spins to its source's deadlines, serves
+    /// main-queue work meanwhile, and asks for real-time priority (its options are here).
+    public let waiter = FrameWaiter()
 
     /// The mode the loop runs in; only items added for this mode (or for `.common`, when this mode
     /// is in ``commonModes``) are called. Changes take effect at the next phase of the frame.
@@ -203,9 +208,9 @@ public final class FrameLoop {
 
     // MARK: The frame
 
-    /// Runs one iteration of the loop: waits for the frame boundary (or, with no active link,
-    /// sleeps until the next timer or input), then events and input links, timers, update and
-    /// late-update links, render links and the render handler (see ``LinkPhase``).
+    /// Runs one iteration of the loop: present, wait (for the frame boundary, or, with no active
+    /// link, until the next timer or input), timestamp, then events and input links, timers, update
+    /// and late-update links, render links and the render handler (see ``LinkPhase``).
     ///
     /// Call it from your own game loop to embed FrameLink without giving up your `while` loop.
     /// While it runs, ``current`` is this loop.
@@ -218,24 +223,30 @@ public final class FrameLoop {
             Self.leaveActiveLoops(self)
         }
 
-        // Wait: for the frame boundary (the source presents the last frame first), or idle.
-        let waitStart = source.now.nanoseconds
-        let isFrame = !nextFrameWaiters.isEmpty || links.hasActiveLink(mask: activeMask)
-        let frameTime: FrameInstant
-        if isFrame {
-            frameTime = source.waitForNextFrame()
-        } else {
-            let wake = timers.idleWake(mask: activeMask).map(FrameInstant.init(nanoseconds:))
-            frameTime = source.waitIdle(until: wake, drainMainQueue: drainMainQueue)
-        }
+        // Present: what the last frame drew goes to the screen (a present may block on vsync).
+        let presentStart = source.now.nanoseconds
+        source.presentFrame()
 
-        // Timestamp, and the interval that ended, booked with the last frame's blame.
+        // Wait: for the next frame (the source's pacer says until when), or idle until a timer
+        // falls due or input arrives while no display link needs frames.
+        let isFrame = !nextFrameWaiters.isEmpty || links.hasActiveLink(mask: activeMask)
+        let wait =
+            isFrame
+            ? source.nextFrameWait()
+            : source.idleWait(until: timers.idleWake(mask: activeMask).map(FrameInstant.init(nanoseconds:)))
+        waiter.wait(
+            wait, on: source, servesMainQueue: drainsMainQueue, periodNanoseconds: source.refreshRate.periodNanoseconds,
+            drainMainQueue: drainMainQueue)
+
+        // Timestamp: the pacer's time for the frame (the vsync it went out on, the deadline
+        // reached, the grid point); the interval that ended is booked with the last frame's blame.
+        let frameTime = source.beginFrame()
         frameIndex += 1
         let previous = timestamp
         timestamp = frameTime
         if isFrame && previousWasFrame {
             let record = statistics.book(
-                frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: waitStart,
+                frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: presentStart,
                 presentDuration: source.lastPresentDuration, period: source.refreshRate.periodNanoseconds,
                 dropped: source.droppedFramesAtLastBoundary, blame: lastFrameBlame)
             if let frameLog {
@@ -245,8 +256,7 @@ public final class FrameLoop {
         }
         previousWasFrame = isFrame
 
-        // This frame's work, phase by phase: events and input links, timers, update and late-update
-        // links, render links and the render handler.
+        // The frame's work, phase by phase (each timed for blame).
         var blame = _FrameBlame()
         if let frameLog, frameLog.recordsCallbacks, measuresCallbacks { blame.callbackLog = frameLog }
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
@@ -255,18 +265,26 @@ public final class FrameLoop {
             periodNanoseconds: refreshRate.periodNanoseconds, maximumDeltaNanoseconds: maximumFrameDeltaNanoseconds,
             resynchronizes: isResynchronizing)
         var mark = source.now.nanoseconds
+
+        // Events: the host's pump, the event handler, input links.
         if hostEventHandler != nil || eventHandler != nil {
             hostEventHandler?(self)
             eventHandler?(self)
             mark = endPhase(.events, startedAt: mark, blame: &blame, culprit: .handler("event handler"))
         }
         mark = deliverLinks(.input, linkFrame, accountedAs: .events, startedAt: mark, blame: &blame, clock: clock)
+
+        // Timers that are due in the current mode.
         timers.fireDue(
             by: frameTime.nanoseconds, mask: activeMask, frameIndex: frameIndex, blame: &blame, clock: clock)
         mark = endPhase(.timers, startedAt: mark, blame: &blame, culprit: nil)
+
+        // Links: update, then late update (the animator).
         links[.update].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
         links[.lateUpdate].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
         mark = endPhase(.links, startedAt: mark, blame: &blame, culprit: nil)
+
+        // Render: render links, the render handler, the host's render hook.
         mark = deliverLinks(.render, linkFrame, accountedAs: .render, startedAt: mark, blame: &blame, clock: clock)
         if renderHandler != nil || hostRenderHandler != nil {
             renderHandler?(self)

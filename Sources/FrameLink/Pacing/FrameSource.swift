@@ -1,37 +1,64 @@
-/// The source of frame boundaries that drives a ``FrameLoop``: a present that blocks on vsync, a
-/// deadline pacer, or virtual time in tests.
+/// The source of frame boundaries that drives a ``FrameLoop``: a presenter (what sends a frame to
+/// the screen) and a pacer (when the next frame begins, and its timestamp), on a clock.
 ///
-/// A source owns the clock. The loop asks it to wait for the next frame while any display link is
-/// active, and to sleep until a timer deadline (or input) while none is.
+/// A frame's boundary happens in three steps, each a requirement, called by the loop in this order
+/// (``FrameLoop/runFrame()`` reads top to bottom):
+/// 1. **Present**: ``presentFrame()`` sends what the last frame drew to the screen; it may block
+///    on vsync.
+/// 2. **Wait**: ``nextFrameWait()`` (while a display link is active) or ``idleWait(until:)`` (while
+///    none is) says until when; the loop's ``FrameWaiter`` does the waiting, so no source sleeps or
+///    spins itself.
+/// 3. **Timestamp**: ``beginFrame()`` gives the frame's timestamp once the wait is over: a vsync of
+///    the fitted grid, the deadline reached, or a virtual grid point.
 ///
-/// FrameLink ships ``ManualFrameSource`` (virtual time, for deterministic tests) and
-/// ``DeadlineSource`` (sleep-then-spin to an absolute nanosecond grid, with an optional present
-/// function). FrameLinkSDL builds its window's source on them.
+/// FrameLink ships ``ManualFrameSource`` (virtual time, for deterministic tests),
+/// ``DeadlineSource`` (a deadline grid, with an optional present that does not block) and
+/// ``PresentSource`` (a present that may block on vsync, with detection and a phase-locked vsync
+/// grid). FrameLinkSDL's window host uses a ``PresentSource``.
 @MainActor
 public protocol FrameSource: AnyObject {
     /// The rate of the frame grid: the display's refresh rate, or the rate paced to.
     var refreshRate: FrameRate { get }
 
-    /// The current time on the source's clock.
+    /// The clock the source reads and the loop waits on.
+    var clock: any PacingClock { get }
+
+    /// The clock's reading, in its nanoseconds, at the source's time zero: ``now`` is the clock's
+    /// time minus it, and a ``FrameWait``'s instants are on that timeline.
+    var epochNanoseconds: Int64 { get }
+
+    /// The current time on the source's timeline. The default is the clock's time minus
+    /// ``epochNanoseconds``.
     var now: FrameInstant { get }
 
-    /// Blocks until the next frame boundary (presenting the previous frame if the source presents)
-    /// and returns the frame's timestamp.
-    func waitForNextFrame() -> FrameInstant
+    /// Presents what the last frame drew (the present step; it may block until vsync). Called at
+    /// the start of every frame, before the wait, whether or not a display link is active, so that
+    /// a frame drawn while none is still reaches the screen. The default does nothing.
+    func presentFrame()
 
-    /// Sleeps while no display link needs frames: until `deadline` (`nil` means no timer is
-    /// waiting), or earlier when input arrives. Returns the time it woke.
-    ///
-    /// A source must not busy-wait here. `drainMainQueue` runs work queued for the main actor; a
-    /// real source calls it while it sleeps so that `Task { @MainActor in … }` work is not starved.
-    func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant
+    /// How long the last ``presentFrame()`` took, in nanoseconds (0 for sources that do not
+    /// present): blamed as the `present` phase, apart from the wait that follows it.
+    var lastPresentDuration: Int64 { get }
+
+    /// The wait before the next frame, decided after ``presentFrame()`` while a display link (or a
+    /// task waiting for a frame) is active: the pacer's step.
+    func nextFrameWait() -> FrameWait
+
+    /// The wait while no display link is active: until `deadline` (the next timer's fire date;
+    /// `nil` for none) or input. The default is ``FrameWait/idle(until:)``, which never spins; a
+    /// source must not busy-wait here.
+    func idleWait(until deadline: FrameInstant?) -> FrameWait
+
+    /// Returns true when input is waiting; checked between idle sleeps so that input ends an idle
+    /// wait. The default is `nil`: idle waits last until their deadline.
+    var inputPending: (@MainActor () -> Bool)? { get }
+
+    /// Begins the frame that the last wait led to and returns its timestamp: called once, right
+    /// after the wait.
+    func beginFrame() -> FrameInstant
 
     /// Called when a loop starts using the source. The default does nothing.
     func attach(to loop: FrameLoop)
-
-    /// How long the last present call took, in nanoseconds (0 for sources that do not present):
-    /// blamed as the `present` phase, apart from the wait that follows it.
-    var lastPresentDuration: Int64 { get }
 
     /// How the source paces frames and why, for reports (for example
     /// `"deadline 60 Hz: present returned in 0.05 ms, vsync not honoured"`).
@@ -54,11 +81,23 @@ public protocol FrameSource: AnyObject {
 }
 
 extension FrameSource {
-    /// Does nothing: most sources need no reference to their loop.
-    public func attach(to loop: FrameLoop) {}
+    /// The clock's time minus ``epochNanoseconds``.
+    public var now: FrameInstant { FrameInstant(nanoseconds: clock.nanoseconds() - epochNanoseconds) }
+
+    /// Does nothing: the source does not present.
+    public func presentFrame() {}
 
     /// Zero: the source does not present.
     public var lastPresentDuration: Int64 { 0 }
+
+    /// ``FrameWait/idle(until:)`` until `deadline`.
+    public func idleWait(until deadline: FrameInstant?) -> FrameWait { .idle(until: deadline) }
+
+    /// `nil`: idle waits last until their deadline.
+    public var inputPending: (@MainActor () -> Bool)? { nil }
+
+    /// Does nothing: most sources need no reference to their loop.
+    public func attach(to loop: FrameLoop) {}
 
     /// The source's type and rate, such as `"ManualFrameSource at 60 Hz"`.
     public var pacingDescription: String { "\(type(of: self)) at \(refreshRate)" }

@@ -1,6 +1,7 @@
 /// A frame source on virtual time, for deterministic tests of games and of FrameLink itself.
 ///
-/// Time starts at zero and moves only when you say so, and never backwards. Frames land on an exact
+/// A manual source is a ``VirtualClock`` and a frame grid: time starts at zero and moves only when
+/// you say so, and never backwards, and nothing waits in real time. Frames land on an exact
 /// nanosecond grid at ``refreshRate``: `advance(frames:)` runs the attached loop one frame per grid
 /// point; `advance(by:)` runs a single long frame, as a stall or a dropped frame would. Nothing
 /// sleeps, so a test of 24 hours of frames runs in seconds.
@@ -18,8 +19,17 @@ public final class ManualFrameSource: FrameSource {
     /// The rate of the virtual display.
     public let refreshRate: FrameRate
 
+    /// The virtual clock: it moves only when the source advances it.
+    private let virtualClock = VirtualClock()
+
+    /// The source's ``VirtualClock``, which the loop's waits jump.
+    public var clock: any PacingClock { virtualClock }
+
+    /// Zero: virtual time starts at zero.
+    public var epochNanoseconds: Int64 { 0 }
+
     /// The current virtual time; starts at zero.
-    public private(set) var now: FrameInstant = .zero
+    public var now: FrameInstant { FrameInstant(nanoseconds: virtualClock.now) }
 
     private weak var loop: FrameLoop?
     private var pendingInterval: Int64?
@@ -91,7 +101,7 @@ public final class ManualFrameSource: FrameSource {
             if let loop {
                 loop.runFrame()
             } else {
-                now = nextGridPoint()
+                virtualClock.sleep(untilNanoseconds: nextGridPoint().nanoseconds)
                 lastFrameTime = now.nanoseconds
             }
         }
@@ -99,11 +109,10 @@ public final class ManualFrameSource: FrameSource {
     }
 
     /// On the main thread, lets tasks woken by the last frame run before `advance` returns, so a
-    /// test sees their effects at once.
+    /// test sees their effects at once. Nothing waits in real time.
     private func settleMainQueue() {
         guard loop?.drainsMainQueue == true else { return }
         MainQueueDrain.drainWithoutWaiting()
-        MainQueueDrain.drainForVirtualTime()
     }
 
     /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
@@ -117,7 +126,7 @@ public final class ManualFrameSource: FrameSource {
             loop.runFrame()
             settleMainQueue()
         } else {
-            now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
+            virtualClock.advance(nanoseconds: nanoseconds)
             lastFrameTime = now.nanoseconds
         }
     }
@@ -129,7 +138,7 @@ public final class ManualFrameSource: FrameSource {
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, if `duration` is zero or negative.
     public func simulateWork(for duration: Duration) {
         let nanoseconds = FrameLinkError.requiredNanoseconds(duration, what: "simulateWork(for:)")
-        now = FrameInstant(nanoseconds: now.nanoseconds + nanoseconds)
+        virtualClock.advance(nanoseconds: nanoseconds)
     }
 
     /// Runs frames on the grid until the time is at or after `instant`.
@@ -144,26 +153,34 @@ public final class ManualFrameSource: FrameSource {
         }
     }
 
-    /// Moves virtual time to the next frame (or to the end of a pending long frame) and returns it.
-    public func waitForNextFrame() -> FrameInstant {
-        if loop?.drainsMainQueue == true {
-            // On the main thread (XCTest), let tasks woken by the last frame run, as a real source
-            // does. Virtual frames cost no real time: the drain waits only while main-actor work
-            // is running and handing work to other threads, never otherwise.
-            MainQueueDrain.drainForVirtualTime()
-        }
+    /// A wait until the next frame: the next grid point, the end of a pending long frame
+    /// (``advance(by:)``), or the next recorded timestamp while replaying. The loop's waiter jumps
+    /// the virtual clock there.
+    public func nextFrameWait() -> FrameWait {
+        let next: Int64
         if let interval = pendingInterval {
             pendingInterval = nil
-            now = FrameInstant(nanoseconds: max(now.nanoseconds, lastFrameTime + interval))
+            next = lastFrameTime + interval
             replayedDrops = nil
         } else if replayPosition < replayTimestamps.count {
-            now = FrameInstant(nanoseconds: max(now.nanoseconds, replayTimestamps[replayPosition]))
+            next = replayTimestamps[replayPosition]
             replayedDrops = replayDrops[replayPosition]
             replayPosition += 1
         } else {
             replayedDrops = nil
-            now = nextGridPoint()
+            next = nextGridPoint().nanoseconds
         }
+        return .sleep(until: FrameInstant(nanoseconds: next))
+    }
+
+    /// The same wait as ``nextFrameWait()``: the virtual display keeps refreshing while the loop
+    /// is idle, so tests advance in frames whether or not a link is active.
+    public func idleWait(until deadline: FrameInstant?) -> FrameWait {
+        nextFrameWait()
+    }
+
+    /// The virtual time the wait reached: the frame's timestamp.
+    public func beginFrame() -> FrameInstant {
         lastFrameTime = now.nanoseconds
         return now
     }
@@ -171,13 +188,6 @@ public final class ManualFrameSource: FrameSource {
     /// While replaying, the drops recorded for the interval that just ended (a vsync-locked source
     /// may have counted fewer than the interval holds); else `nil`.
     public var droppedFramesAtLastBoundary: Int? { replayedDrops }
-
-    /// Behaves as ``waitForNextFrame()``: the virtual display keeps refreshing while the loop is
-    /// idle, so tests advance in frames whether or not a link is active.
-    public func waitIdle(until deadline: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
-        drainMainQueue()
-        return waitForNextFrame()
-    }
 
     /// The grid point `frames` frames after `timestamp` (the time of the next grid point when
     /// `timestamp` is off the grid, after a long frame).

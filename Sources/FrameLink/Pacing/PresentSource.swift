@@ -233,6 +233,29 @@ public final class PresentSource: FrameSource {
     /// The time since the source was created.
     public var now: FrameInstant { deadline.now }
 
+    /// What ends the wait and gives the frame its timestamp, decided by ``nextFrameWait()`` or
+    /// ``idleWait(until:)`` and carried out by ``beginFrame()``.
+    private enum Boundary {
+        /// The moment present returned (pacing off, start-up probing).
+        case presentEnd
+        /// The moment present returned, and the deadline grid restarts there (an emulated vsync
+        /// held the frame past its deadline).
+        case presentEndRestartingDeadline
+        /// The deadline the loop waited for.
+        case deadline
+        /// Now, before a vsync grid is fitted; the deadline grid follows it while still measuring.
+        case now(locksDeadline: Bool)
+        /// Vsync `number` of the grid, for a present called in vsync `called`'s interval.
+        case vsync(called: Int64, number: Int64, blocked: Bool, locksDeadline: Bool)
+        /// The end of an idle wait.
+        case idle
+    }
+
+    private var boundary = Boundary.presentEnd
+    /// When the last present started and returned, on the source's timeline.
+    private var presentStart: Int64 = 0
+    private var presentEnd: Int64 = 0
+
     /// The mode, the rate and the reason, for reports.
     public var pacingDescription: String {
         var text: String
@@ -289,26 +312,32 @@ public final class PresentSource: FrameSource {
 
     /// ``reportPresentation(ofFrame:at:)`` with a time on the source's clock (a ``DisplayLab``'s).
     func reportPresentation(ofFrame frame: Int64, atClockNanoseconds time: Int64) {
-        reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: time - deadlineEpochOffset))
+        reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: time - epochNanoseconds))
     }
 
-    /// Presents, then returns the frame timestamp: the vsync of the grid in vsync mode, or the next
-    /// deadline of the grid in deadline mode.
-    public func waitForNextFrame() -> FrameInstant {
-        let workEnd = now.nanoseconds
+    // MARK: Present, wait, timestamp
+
+    /// Presents what the last frame drew and times the call. While auto frame rate presents on
+    /// every 2nd vsync, the present is held until the vsync in between has passed (a present on a
+    /// FIFO swap chain goes out at the first vsync after it is called).
+    public func presentFrame() {
         if let lastTimestamp {
-            noteFrameCost(workEnd - lastTimestamp)
+            noteFrameCost(now.nanoseconds - lastTimestamp)
             if mode == .vsync && presentInterval > 1 {
-                // Skip a vsync: present only once the one in between has passed.
-                let period = currentPeriod
-                clock.sleep(untilNanoseconds: deadlineEpochOffset + lastTimestamp + period * 3 / 2)
+                clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + currentPeriod * 3 / 2)
             }
         }
-        let presentStart = now.nanoseconds
+        presentStart = now.nanoseconds
         present?()
         presentCount += 1
-        let presentEnd = now.nanoseconds
+        presentEnd = now.nanoseconds
         lastPresentDuration = presentEnd - presentStart
+    }
+
+    /// Takes in what the present showed (did it block, where is the vsync grid) and decides the
+    /// wait: none after a present that blocked until its vsync, a sleep to the grid's next vsync
+    /// after one that did not, a deadline in deadline mode.
+    public func nextFrameWait() -> FrameWait {
         presentDurations.append(lastPresentDuration)
         let blocked = lastPresentDuration >= blockingThreshold
         if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
@@ -321,52 +350,75 @@ public final class PresentSource: FrameSource {
             logLockChange(wasLocked: wasLocked, relocks: relocks)
         }
 
-        let timestamp: Int64
         switch mode {
         case .unpaced:
-            timestamp = presentEnd
             forgetGridPosition()
+            boundary = .presentEnd
+            return .none
         case .vsync:
-            timestamp = vsyncBoundary(presentStart: presentStart, blocked: blocked, fits: fits)
+            return vsyncWait(blocked: blocked, fits: fits, locksDeadline: false)
         case .deadline:
             if pacing == .automatic && blocked && !keepsNoPhase && !vsyncIsFasterThanDisplay {
                 // Still measuring: a present that blocks paces the frames itself.
-                timestamp = vsyncBoundary(presentStart: presentStart, blocked: blocked, fits: fits)
-                deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp))
+                return vsyncWait(blocked: blocked, fits: fits, locksDeadline: true)
             } else if pacing == .automatic && isProbing {
                 // The first frames go back to back: a swap chain with room for queued frames fills,
                 // and a present that blocks shows itself; paced by deadline, it never would.
-                timestamp = presentEnd
+                boundary = .presentEnd
+                return .none
             } else if blocked && (vsyncIsFasterThanDisplay || keepsNoPhase), let lastTimestamp,
                 presentEnd >= lastTimestamp + deadline.refreshRate.periodNanoseconds
             {
                 // An emulated vsync's present held the frame past its deadline: the frame starts
                 // now and the grid restarts from it (a cap, not a grid the emulation cannot keep),
                 // rather than waiting for the next grid point and dropping a frame that was not late.
-                timestamp = presentEnd
-                deadline.lockGrid(to: FrameInstant(nanoseconds: presentEnd))
                 forgetGridPosition()
+                boundary = .presentEndRestartingDeadline
+                return .none
             } else {
-                timestamp = deadline.waitForDeadline(framesAfterLast: Int64(presentInterval)).nanoseconds
                 forgetGridPosition()
+                boundary = .deadline
+                return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
             }
+        }
+    }
+
+    /// An idle wait until `deadline` or input.
+    public func idleWait(until deadline: FrameInstant?) -> FrameWait {
+        boundary = .idle
+        return .idle(until: deadline)
+    }
+
+    /// The frame's timestamp, now that the wait is over: the vsync of the grid in vsync mode, the
+    /// deadline reached in deadline mode.
+    public func beginFrame() -> FrameInstant {
+        let timestamp: Int64
+        switch boundary {
+        case .presentEnd:
+            timestamp = presentEnd
+        case .presentEndRestartingDeadline:
+            timestamp = presentEnd
+            deadline.lockGrid(to: FrameInstant(nanoseconds: presentEnd))
+        case .deadline:
+            timestamp = now.nanoseconds
+        case .now(let locksDeadline):
+            timestamp = now.nanoseconds
+            if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
+        case .vsync(let called, let number, let blocked, let locksDeadline):
+            timestamp = vsyncTimestamp(called: called, number: number, blocked: blocked)
+            if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
+        case .idle:
+            let woke = now
+            deadline.noteIdleEnded(at: woke)
+            lastTimestamp = nil
+            forgetGridPosition()
+            knownDrops = nil
+            knownTarget = nil
+            return woke
         }
         lastTimestamp = timestamp
         if pacing == .automatic { detect() }
         return FrameInstant(nanoseconds: timestamp)
-    }
-
-    /// Presents what the last frame drew, then sleeps like the deadline source while no display
-    /// link is active.
-    public func waitIdle(until deadlineInstant: FrameInstant?, drainMainQueue: () -> Void) -> FrameInstant {
-        present?()
-        presentCount += 1
-        let woke = deadline.waitIdle(until: deadlineInstant, drainMainQueue: drainMainQueue)
-        lastTimestamp = nil
-        forgetGridPosition()
-        knownDrops = nil
-        knownTarget = nil
-        return woke
     }
 
     /// Remembers the loop (for its deadline pacer).
@@ -400,8 +452,8 @@ public final class PresentSource: FrameSource {
         (mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate).periodNanoseconds
     }
 
-    /// The deadline source's clock reads `epoch + now`; vsync-mode sleeps use absolute clock time.
-    private var deadlineEpochOffset: Int64 { clock.nanoseconds() - now.nanoseconds }
+    /// The clock's reading at the source's time zero (its deadline pacer's).
+    public var epochNanoseconds: Int64 { deadline.epochNanoseconds }
 
     /// Offers the grid what is known of the vsync: reported presentation times, or else the
     /// return of a present that blocked.
@@ -458,28 +510,37 @@ public final class PresentSource: FrameSource {
         reportedFrames.removeAll(keepingCapacity: true)
     }
 
-    /// The frame's timestamp while frames follow the grid: the vsync at or before the return of a
-    /// present that blocked, or the next vsync after one that did not (waited for). Counts the
-    /// refreshes the display missed from the swap-chain model, and the target of the next frame.
-    private func vsyncBoundary(presentStart: Int64, blocked: Bool, fits: Bool) -> Int64 {
+    /// The wait while frames follow the grid: none after a present that blocked (the frame's vsync
+    /// is the one at or before its return), a sleep to the next vsync after one that did not.
+    /// Before a grid is fitted, the return is the best time there is, never sooner than a period
+    /// after the last frame.
+    private func vsyncWait(blocked: Bool, fits: Bool, locksDeadline: Bool) -> FrameWait {
         guard grid.isUsable, fits else {
-            // No grid yet: the return is the best time there is, never sooner than a period on.
             // While the grid re-locks after a move the period is not known: a frame a vsync
             // released is not counted as a drop then. (At start-up the nominal period counts them,
             // and so does the old period for the returns before the relock.)
             forgetGridPosition()
             if blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
+            boundary = .now(locksDeadline: locksDeadline)
             if !blocked, let lastTimestamp {
-                clock.sleep(untilNanoseconds: deadlineEpochOffset + lastTimestamp + currentPeriod)
+                return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod))
             }
-            return now.nanoseconds
+            return .none
         }
         let called = grid.number(atOrBefore: presentStart)
         var number = grid.number(atOrBefore: now.nanoseconds + (blocked ? _VsyncGrid.earlyTolerance : 0))
         if !blocked { number += 1 }
         if let last = lastVsyncNumber, number <= last { number = last + 1 }
+        boundary = .vsync(called: called, number: number, blocked: blocked, locksDeadline: locksDeadline)
         let time = grid.time(ofNumber: number)
-        if time > now.nanoseconds { clock.sleep(untilNanoseconds: deadlineEpochOffset + time) }
+        return time > now.nanoseconds ? .sleep(until: FrameInstant(nanoseconds: time)) : .none
+    }
+
+    /// The frame's timestamp while frames follow the grid: vsync `number` (present was called in
+    /// vsync `called`'s interval). Counts the refreshes the display missed from the swap-chain
+    /// model, and the target of the next frame.
+    private func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
+        let time = grid.time(ofNumber: number)
         // Feedback that came in up to now, the wait included: a late frame's report arrives when it
         // is shown, at the vsync just waited for, and is booked with the long interval it made.
         let reportedMisses = receivesPresentationFeedback ? takeReports() : nil

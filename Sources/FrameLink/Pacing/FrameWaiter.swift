@@ -1,0 +1,198 @@
+import Foundation
+
+/// The one wait in every frame: the part of a ``FrameLoop`` that carries out its source's
+/// ``FrameWait`` — sleeping, spinning the last stretch, serving main-queue work while it sleeps,
+/// and asking for real-time priority for the wait alone.
+///
+/// Every loop owns one (``FrameLoop/waiter``); set its options there. On a virtual clock (a
+/// ``ManualFrameSource``, a ``DisplayLab``, a ``VirtualClock``) a wait jumps the clock: it never
+/// sleeps or spins in real time.
+///
+/// **Sleep, then spin.** For a ``FrameWait/deadline(_:)`` wait the waiter sleeps until a little
+/// before the deadline, then spins to it. The spin adapts to the wake-up latency it measures, so it
+/// stays short (and cheap) on a quiet machine and grows on a loaded one (see ``spin``).
+///
+/// **Real-time scheduling.** On the real clock, the sleep and the spin run at real-time priority
+/// where the system grants it, and only they do (see ``WaitScheduling``): under CPU load that, not
+/// the spin, is what keeps frames on time. ``usesRealTimeScheduling`` turns it off.
+@MainActor
+public final class FrameWaiter {
+    /// How long before a deadline the waiter stops sleeping and starts spinning, or `nil` (the
+    /// default) to adapt it to the wake-up latency measured on this machine.
+    ///
+    /// The adapted spin is three times the 98th percentile of the last 128 oversleeps plus 0.1 ms,
+    /// at least 0.2 ms, and at most the median oversleep plus 1/28 of the period, recomputed every
+    /// 16 frames (0.5 ms until then). Where the numbers come from: the spin exists to cover the
+    /// sleep's wake-up latency, so it follows a high percentile of it, the 98th so that the one or
+    /// two extreme wake-ups of a 2 s window (which no affordable spin covers) do not set it, times 3
+    /// for the tail beyond (the worst of 128 wake-ups is typically 2–3× the 98th percentile), plus
+    /// 0.1 ms for the context switch back into the process that an oversleep does not see; 0.2 ms
+    /// is a floor so that a quiet machine still absorbs a slightly late wake-up. The ceiling is a
+    /// CPU budget: the thread sleeps through the median oversleep, and spins at most 1/28 of the
+    /// period beyond it, about 3.6 % of a core at any rate (0.73 ms at 60 Hz on a machine that
+    /// oversleeps by 0.14 ms).
+    ///
+    /// A longer spin trades CPU time for precision on a loaded machine; zero sleeps the whole way.
+    public var spin: Duration?
+
+    /// The spin in use now (the fixed ``spin``, or the adapted one).
+    public var currentSpin: Duration { .nanoseconds(spin?.wholeNanoseconds ?? adaptiveSpin) }
+
+    /// The adaptive spin and where its constants come from. None is fitted to one machine: each
+    /// follows from what a spin is for (covering the sleep's wake-up latency) and what it may
+    /// cost (a share of a core).
+    enum AdaptiveSpin {
+        /// The spin before anything is measured: 0.5 ms, the middle of the range that Linux's
+        /// high-resolution timers wake up in on a loaded desktop (tens of microseconds quiet, up to
+        /// a millisecond busy); it is replaced after the first ``adaptEvery`` frames.
+        static let initial: Int64 = 500_000
+        /// Oversleeps remembered: 128 frames, about 2 s at 60 Hz, long enough for the percentile
+        /// below to mean something and short enough to follow a change of load.
+        static let window = 128
+        /// The spin is recomputed every 16 frames (and not before 16 oversleeps are known): often
+        /// enough to follow the load, rarely enough that its cost (a sort of the window) is small.
+        static let adaptEvery = 16
+        /// The percentile of recent oversleeps the spin covers: the 98th, so that one or two
+        /// extreme wake-ups in the window (which no affordable spin covers) do not set it.
+        static let coveredPercentile = 98
+        /// How many times that percentile the spin is: 3, for the tail beyond it (wake-up latency
+        /// has a long tail: the worst of 128 is typically 2–3× the 98th percentile).
+        static let margin: Int64 = 3
+        /// Added to the spin: 0.1 ms, for the time between the wake-up and the first clock read
+        /// (a context switch back into the process, cache misses) that the oversleep does not see.
+        static let headroom: Int64 = 100_000
+        /// The shortest spin: 0.2 ms, twice the headroom, so that a quiet machine still absorbs a
+        /// wake-up a little later than usual.
+        static let minimum: Int64 = 200_000
+        /// The CPU budget: the spin is at most the median oversleep (which the spin does not pay
+        /// for: the thread is asleep) plus 1/28 of the period, so spinning costs at most 1/28
+        /// (3.6 %) of a core at any rate.
+        static let budgetDivisor: Int64 = 28
+    }
+
+    private var adaptiveSpin = AdaptiveSpin.initial
+    private var oversleeps = _Ring(capacity: AdaptiveSpin.window)
+    private var framesSinceAdapt = 0
+
+    /// The longest single sleep while idle, so that input checks and main-queue work are serviced
+    /// (4 ms by default).
+    public var idleSlice: Duration = .milliseconds(4)
+
+    /// Whether each wait on the real clock runs at real-time priority (true by default; see
+    /// ``WaitScheduling``). Turn it off to leave the thread's scheduling alone; ``waitScheduling``
+    /// says what the system granted.
+    public var usesRealTimeScheduling = true
+
+    /// How the waits are scheduled: what was asked for and granted (``WaitScheduling/undecided``
+    /// until the first wait on the real clock; ``WaitScheduling/off`` while the loop runs on a
+    /// virtual clock).
+    public var waitScheduling: WaitScheduling { waitsInRealTime ? realTimeWait.scheduling : .off }
+
+    /// The scheduling phrase for pacing descriptions, once a wait on the real clock has run.
+    var schedulingNote: String? {
+        guard waitsInRealTime, let timerSlack = realTimeWait.timerSlackDescription else { return nil }
+        return "\(realTimeWait.scheduling), \(timerSlack)"
+    }
+
+    private var realTimeWait = _RealTimeWait()
+    /// Whether the last wait was on the real clock.
+    private var waitsInRealTime = false
+
+    /// Creates a waiter with an adaptive spin and real-time scheduling on.
+    public init() {}
+
+    /// Waits as `wait` says, on `source`'s clock and timeline. `servesMainQueue` runs main-queue
+    /// work that arrives during a real-time sleep (on the process main thread only).
+    func wait(
+        _ wait: FrameWait, on source: any FrameSource, servesMainQueue: Bool, periodNanoseconds: Int64,
+        drainMainQueue: () -> Void
+    ) {
+        let clock = source.clock
+        let epoch = source.epochNanoseconds
+        let isRealTime = clock.sleepsInRealTime
+        waitsInRealTime = isRealTime
+        let serves = servesMainQueue && Thread.isMainThread
+        switch wait {
+        case .none:
+            return
+        case .sleep(let instant):
+            let wake = epoch + instant.nanoseconds
+            if !isRealTime {
+                if serves { MainQueueDrain.drainWithoutWaiting() }
+                clock.sleep(untilNanoseconds: wake)
+            } else if serves && MainQueueDrain.waitsOnMainQueueDescriptor {
+                MainQueueDrain.sleepServingMainQueue(untilNanoseconds: wake)
+            } else {
+                clock.sleep(untilNanoseconds: wake)
+            }
+        case .deadline(let instant):
+            if !isRealTime && serves { MainQueueDrain.drainWithoutWaiting() }
+            sleepAndSpin(
+                until: epoch + instant.nanoseconds, on: clock, isRealTime: isRealTime, serves: serves && isRealTime,
+                period: periodNanoseconds)
+        case .idle(let until):
+            idle(until: until.map { epoch + $0.nanoseconds }, on: clock, source: source, drainMainQueue: drainMainQueue)
+        }
+    }
+
+    /// Sleeps until `spin` before `deadline` (clock nanoseconds), then spins to it, at real-time
+    /// priority where granted. On a virtual clock the same steps run (a simulated clock may wake
+    /// late, as a real one does), but the spin is a jump: spinning on virtual time would never end.
+    private func sleepAndSpin(
+        until deadline: Int64, on clock: any PacingClock, isRealTime: Bool, serves: Bool, period: Int64
+    ) {
+        let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
+        // The wait and the spin run at real-time priority where granted, and only they do.
+        let raised = isRealTime && realTimeWait.begin(wanted: usesRealTimeScheduling)
+        defer { if raised { realTimeWait.end() } }
+        // Main-actor work runs during the wait, as it arrives. Waiting on the main queue's own
+        // descriptor is as precise as a plain sleep; the run-loop fallback is not, so it stops 2 ms
+        // short (its wake-up can be a millisecond late on a busy machine) and a plain sleep follows.
+        if serves && !MainQueueDrain.waitsOnMainQueueDescriptor {
+            MainQueueDrain.sleepServingMainQueue(untilNanoseconds: deadline - spinNanoseconds - 2_000_000)
+        }
+        if deadline - clock.nanoseconds() > spinNanoseconds {
+            let wake = deadline - spinNanoseconds
+            if serves && MainQueueDrain.waitsOnMainQueueDescriptor {
+                MainQueueDrain.sleepServingMainQueue(untilNanoseconds: wake)
+            } else {
+                clock.sleep(untilNanoseconds: wake)
+            }
+            if spin == nil { adapt(oversleep: clock.nanoseconds() - wake, period: period) }
+        }
+        if !isRealTime { clock.sleep(untilNanoseconds: deadline) }
+        while clock.nanoseconds() < deadline {}
+    }
+
+    /// Sleeps in slices of at most ``idleSlice`` until `deadline` (clock nanoseconds) or input;
+    /// runs main-queue work between slices. Never spins.
+    private func idle(
+        until deadline: Int64?, on clock: any PacingClock, source: any FrameSource, drainMainQueue: () -> Void
+    ) {
+        let slice = max(idleSlice.wholeNanoseconds, 100_000)
+        let inputPending = source.inputPending
+        while true {
+            drainMainQueue()
+            let current = clock.nanoseconds()
+            if let deadline, current >= deadline { break }
+            if let inputPending, inputPending() { break }
+            var wake = current + slice
+            if let deadline { wake = min(wake, deadline) }
+            clock.sleep(untilNanoseconds: wake)
+            if deadline == nil, inputPending == nil { break }
+        }
+    }
+
+    /// Keeps the spin just above the wake-up latency the last 128 sleeps showed, within the CPU
+    /// budget (see ``spin``).
+    private func adapt(oversleep: Int64, period: Int64) {
+        oversleeps.append(max(0, oversleep))
+        framesSinceAdapt += 1
+        guard framesSinceAdapt >= AdaptiveSpin.adaptEvery, oversleeps.count >= AdaptiveSpin.adaptEvery else { return }
+        framesSinceAdapt = 0
+        let wanted =
+            oversleeps.percentile(AdaptiveSpin.coveredPercentile) * AdaptiveSpin.margin + AdaptiveSpin.headroom
+        let budget = oversleeps.percentile(50) + period / AdaptiveSpin.budgetDivisor
+        adaptiveSpin = max(AdaptiveSpin.minimum, min(wanted, budget))
+    }
+}
