@@ -40,6 +40,7 @@ extension SDLHost {
         let displayRate = reportedRate.flatMap { FrameRate(numerator: Int64($0)) }
         refreshRate = refreshRateOverride ?? displayRate ?? .hz60
         source.displayRefreshRate = refreshRate
+        source.capsAtDisplayRefreshRate = refreshRateOverride != nil || reportedRate == nil
         source.note = Self.pacingReason(override: refreshRateOverride, reported: reportedRate, vsync: vsyncNote)
     }
 

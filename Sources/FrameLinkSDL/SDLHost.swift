@@ -284,6 +284,8 @@ public final class SDLHost {
         source = PresentSource(
             displayRefreshRate: refreshRate, pacing: setup.hasVSync && headless == nil ? .automatic : .deadline,
             clock: headless == .virtual ? VirtualClock() : nil)
+        // An override is a cap, and so is the rate assumed for a display that reports none.
+        source.capsAtDisplayRefreshRate = override != nil || reported == nil
         let rate = refreshRate
         if let headless {
             source.note =

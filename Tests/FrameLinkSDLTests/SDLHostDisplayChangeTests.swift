@@ -17,12 +17,14 @@ final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
             XCTAssertEqual(host.displayRefreshRate, 144)
             XCTAssertEqual(host.refreshRate, FrameRate(numerator: 144))
             XCTAssertEqual(host.source.displayRefreshRate, FrameRate(numerator: 144))
+            XCTAssertFalse(host.source.capsAtDisplayRefreshRate, "a reported rate is the display's, not a cap")
             XCTAssertTrue(
                 host.source.pacingDescription.contains("the display's reported refresh rate (144 Hz)"),
                 host.source.pacingDescription)
             // Back on a display that reports no rate: 60 Hz assumed, and said.
             host.displayChanged(reportedRate: nil)
             XCTAssertEqual(host.source.displayRefreshRate, .hz60)
+            XCTAssertTrue(host.source.capsAtDisplayRefreshRate, "an assumed rate is a cap from the first frame")
             XCTAssertTrue(
                 host.source.pacingDescription.contains("the display reports no refresh rate, 60 Hz assumed"),
                 host.source.pacingDescription)
@@ -38,6 +40,7 @@ final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
             XCTAssertEqual(host.displayRefreshRate, 144)
             XCTAssertEqual(host.refreshRate, cap)
             XCTAssertEqual(host.source.displayRefreshRate, cap)
+            XCTAssertTrue(host.source.capsAtDisplayRefreshRate, "a rate given to the host is a cap")
         }
     }
 

@@ -159,6 +159,18 @@ struct DisplayLabMatrixTests {
                 Issue.record("faster than \(nominal) from frame \(start + 1)")
                 break
             }
+            // And from the very first frame, while the vsync is still measured, the frame rate a HUD
+            // shows (the frames so far over the time they took) never exceeds the nominal rate:
+            // n intervals take at least n periods, exactly (n × 10⁹ × denominator / numerator ns).
+            for count in 1..<min(stamps.count, 240)
+            where Int64(stamps[count] - stamps[0]) * nominal.numerator < Int64(count) * 1_000_000_000
+                * nominal.denominator
+            {
+                Issue.record(
+                    "\(count) frames in \(stamps[count] - stamps[0]) ns from the first: faster than \(nominal) at start-up"
+                )
+                break
+            }
         }
 
         guard scenario.mode == .vsync, let trueRate = scenario.finalRate ?? Self.rate(of: scenario.refresh) else {

@@ -64,6 +64,9 @@ struct LabRun {
             feedback: scenario.feedback)
         source = lab.makeSource(nominalRate: scenario.nominal)
         if let declared = scenario.declaredBuffers { source.swapChainBuffers = declared }
+        // A nominal rate that frames never exceed is a cap (an override, or a rate assumed for a
+        // display that reports none), as SDLHost sets it.
+        source.capsAtDisplayRefreshRate = scenario.neverFasterThanNominal
         loop = FrameLoop(source: source)
         let recorder = Recorder<Frame>()
         let (lab, source, loop) = (lab, source, loop)

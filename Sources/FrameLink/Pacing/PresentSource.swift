@@ -89,6 +89,19 @@ public final class PresentSource: FrameSource {
         }
     }
 
+    /// Whether ``displayRefreshRate`` is a cap that frames never exceed, from the very first frame:
+    /// true when it is a rate the caller asked for (an override) or an assumption (the display
+    /// reports no rate, 60 Hz assumed); false (the default) when it is the display's own report,
+    /// which a real vsync may exceed by up to 1 Hz (59.94 Hz reported as 59).
+    ///
+    /// A cap matters at start-up: while the source still measures whether a blocking present is
+    /// the display's vsync (about a dozen frames), frames follow present. Under a cap they are held
+    /// to it meanwhile, so an emulated vsync that throttles faster (Xvfb's 62.5 Hz) never shows
+    /// more than 60 fps. Without one, holding frames would disturb a real display's swap chain, so
+    /// they are not held. Either way, once measured, a vsync faster than the display's rate is
+    /// paced by deadline at that rate.
+    public var capsAtDisplayRefreshRate = false
+
     /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
     /// of blocking presents fit one.
     public private(set) var measuredRefreshRate: FrameRate?
@@ -522,8 +535,14 @@ public final class PresentSource: FrameSource {
             forgetGridPosition()
             if blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
             boundary = .now(locksDeadline: locksDeadline)
-            if !blocked, let lastTimestamp {
-                return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod))
+            guard let lastTimestamp else { return .none }
+            if !blocked { return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod)) }
+            if locksDeadline && capsAtDisplayRefreshRate {
+                // Still measuring, and the present that blocked is not known to be the display's
+                // vsync (an emulated one throttles faster: Xvfb's 62.5 Hz on a display that reports
+                // none): frames are held to the cap, never faster.
+                let earliest = lastTimestamp + displayRefreshRate.periodNanoseconds
+                if earliest > now.nanoseconds { return .sleep(until: FrameInstant(nanoseconds: earliest)) }
             }
             return .none
         }
