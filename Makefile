@@ -78,6 +78,12 @@ example: deps
 	cd Examples/MinimalGame && $(SWIFT) build 2>&1 | tee ../../$(OUT)/example-build.log
 	@if grep -E "warning:" $(OUT)/example-build.log | grep -v "/.build/"; then echo "error: the example has warnings" >&2; exit 1; fi
 	cd Examples/MinimalGame && ./.build/debug/MinimalGame --headless --frames 120 --log ../../$(OUT)/minimal-frames.csv
+	@# Bad input is refused before the run, with exit status 2.
+	@cd Examples/MinimalGame && for args in "--headless" "--headless --frames 5 --log /nonexistent-folder/f.csv" \
+	  "--headless --frames 5 --log ../../$(OUT)"; do \
+	  status=0; ./.build/debug/MinimalGame $$args >/dev/null 2>&1 || status=$$?; \
+	  if [ $$status -ne 2 ]; then echo "error: MinimalGame $$args exited with $$status, not 2" >&2; exit 1; fi; \
+	done; echo "MinimalGame refuses bad arguments (exit status 2)"
 	$(SWIFT) build --product framelink 2>&1 | tail -1
 	$$($(SWIFT) build --show-bin-path)/framelink replay $(OUT)/minimal-frames.csv | tail -1
 

@@ -81,6 +81,35 @@ struct FrameLogTraceTests {
         #expect((bare.first?["args"] as? [String: Any])?["culprit"] == nil)
     }
 
+    @Test("present and its wait end the frame's slice; the counter and a drop sit at the slice's start")
+    func placement() throws {
+        // A 50 ms frame (2 dropped) from 100 ms: 4 ms of links, 1 ms of render, 2 ms of
+        // housekeeping, a 3 ms present, then 40 ms waiting.
+        var phases = PhaseDurations()
+        phases[.links] = 4_000_000
+        phases[.render] = 1_000_000
+        phases[.present] = 3_000_000
+        phases[.presentWait] = 40_000_000
+        let record = FrameRecord(
+            index: 7, timestamp: 150_000_000, interval: 50_000_000, droppedFrames: 2, phases: phases)
+        let log = FrameLog(records: [record], periodNanoseconds: 16_666_667)
+        let events = try events(log.chromeTrace())
+        func event(_ name: String) throws -> (ts: Double, dur: Double) {
+            let event = try #require(events.first { $0["name"] as? String == name }, "\(name)")
+            return (
+                try #require((event["ts"] as? NSNumber)?.doubleValue),
+                (event["dur"] as? NSNumber)?.doubleValue ?? 0
+            )
+        }
+        #expect(try event("frame 7") == (100_000, 50_000))
+        #expect(try event("links") == (100_000, 4_000))
+        #expect(try event("render") == (104_000, 1_000))
+        #expect(try event("present") == (107_000, 3_000))
+        #expect(try event("present wait") == (110_000, 40_000))
+        #expect(try event("dropped 2").ts == 100_000)
+        #expect(try event("frame time").ts == 100_000)
+    }
+
     @Test("a short virtual run gives exactly the golden file")
     func goldenFile() throws {
         let (log, drops) = record(frames: 8)

@@ -57,6 +57,35 @@ struct PacingLogTests {
         #expect(messages.count < 10, "logged on changes, not per frame: \(texts)")
     }
 
+    @Test("under jitter and overruns, a phase lock that a stray return breaks for a frame is not logged each time")
+    func lockDoesNotFlap() throws {
+        var lockChanges = 0
+        let messages = capturing {
+            let lab = DisplayLab(
+                refresh: .fixed(.hz60, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(300)), seed: 7)
+            let source = lab.makeSource()
+            // Every 97th present returns 3 ms late (a compositor hiccup): later than any delay seen,
+            // a return the grid cannot explain, which ends the lock until the next returns fit.
+            var presents = 0
+            source.present = {
+                lab.present()
+                presents += 1
+                if presents % 97 == 0 { lab.work(for: .milliseconds(3)) }
+            }
+            let loop = FrameLoop(source: source)
+            var wasLocked = false
+            DisplayLink { _ in
+                lab.work(for: .milliseconds(2))
+                if source.isPhaseLocked != wasLocked { lockChanges += 1 }
+                wasLocked = source.isPhaseLocked
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 4_000)
+        }
+        let lock = messages.filter { $0.text.hasPrefix("vsync: phase") }
+        #expect(lockChanges > 10, "the scenario breaks the lock often: \(lockChanges) changes")
+        #expect(lock.count <= 3, "\(lockChanges) lock changes, logged as \(lock.map(\.text))")
+    }
+
     @Test("a move to a display of another rate logs the re-lock")
     func relock() throws {
         let messages = capturing {
@@ -87,13 +116,20 @@ struct PacingLogTests {
             "\(messages.map(\.text))")
     }
 
-    @Test("a deadline source's first wait logs what scheduling it got, once")
-    func waitScheduling() throws {
+    @Test(
+        "a loop's first real-time wait logs what scheduling it got, once, even after waits with it turned off",
+        arguments: [false, true])
+    func waitScheduling(startsTurnedOff: Bool) throws {
         let messages = capturing {
             let source = DeadlineSource(refreshRate: 1_000)
             let loop = FrameLoop(source: source)
             loop.drainsMainQueue = false
             DisplayLink { _ in }.add(to: loop, forMode: .common)
+            if startsTurnedOff {
+                loop.waiter.usesRealTimeScheduling = false
+                loop.run(frames: 2)
+                loop.waiter.usesRealTimeScheduling = true
+            }
             loop.run(frames: 3)  // 3 ms of real waits: the decision is made on the first
         }
         let waits = messages.filter { $0.text.hasPrefix("frame waits:") }

@@ -155,16 +155,29 @@ struct StatisticsTests {
         #expect(recent.count == 99 && recent.suffix(2) == [.milliseconds(30), .milliseconds(14)])
     }
 
-    @Test("a recorded frame log exports as CSV and JSON lines, reads back, and its replay gives identical statistics")
-    func recordAndReplay() throws {
+    @Test(
+        "a recorded frame log exports as CSV and JSON lines, reads back, and its replay gives identical statistics",
+        arguments: [false, true])
+    func recordAndReplay(idleGaps: Bool) throws {
         let (source, loop) = makeLoop()
         loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
         var frame = 0
-        DisplayLink { _ in
+        let link = DisplayLink { _ in
             frame += 1
             if frame % 50 == 0 { source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 5))) }
-        }.add(to: loop, forMode: .common)
+        }
+        link.add(to: loop, forMode: .common)
         source.advance(frames: 400)
+        if idleGaps {
+            // Idle stretches (no active link: nothing is booked) leave gaps between the records;
+            // a replay must not book them as long frames.
+            for length in [30, 1, 200] {
+                link.isPaused = true
+                source.advance(frames: length)
+                link.isPaused = false
+                source.advance(frames: 20)
+            }
+        }
         source.advance(by: .milliseconds(120))
         source.advance(frames: 100)
         let original = loop.statistics.report
@@ -182,7 +195,7 @@ struct StatisticsTests {
         let replay = try ManualFrameSource(replaying: parsed)
         let replayLoop = FrameLoop(source: replay)
         DisplayLink { _ in }.add(to: replayLoop, forMode: .common)
-        replay.advance(frames: parsed.records.count + 1)
+        replay.advance(frames: replay.replayFrameCount)
         var replayed = replayLoop.statistics.report
         #expect(replayed.pacing.hasPrefix("replay of a recorded frame log"))
         // Everything but blame (the replaying loop has other callbacks) and pacing is identical.
@@ -194,6 +207,8 @@ struct StatisticsTests {
             originalWithoutBlame.drops[index].phase = replayed.drops[index].phase
             originalWithoutBlame.drops[index].phaseMilliseconds = replayed.drops[index].phaseMilliseconds
             originalWithoutBlame.drops[index].gapMilliseconds = replayed.drops[index].gapMilliseconds
+            // After an idle gap the replay's frame numbers count its own frames (one per gap).
+            if idleGaps { originalWithoutBlame.drops[index].frame = replayed.drops[index].frame }
         }
         #expect(replayed == originalWithoutBlame)
     }

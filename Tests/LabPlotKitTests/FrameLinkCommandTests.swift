@@ -46,15 +46,21 @@ struct FrameLinkCommandTests {
 
     /// A recorded 60 Hz log of 300 frames with a 40 ms stall at frame 100, written to a file.
     @MainActor
-    static func recordedLog() throws -> (path: String, log: FrameLog) {
+    static func recordedLog(idleFrames: Int = 0) throws -> (path: String, log: FrameLog) {
         let source = ManualFrameSource(refreshRate: .hz60)
         let loop = FrameLoop(source: source)
         loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
-        DisplayLink { link in
+        let link = DisplayLink { link in
             source.simulateWork(for: .milliseconds(3))
             if link.frameIndex == 100 { source.simulateWork(for: .milliseconds(40)) }
-        }.add(to: loop, forMode: .common)
-        source.advance(frames: 301)
+        }
+        link.add(to: loop, forMode: .common)
+        source.advance(frames: 200)
+        // An idle stretch (the link paused: no frames booked) leaves a gap between two records.
+        link.isPaused = true
+        source.advance(frames: idleFrames)
+        link.isPaused = false
+        source.advance(frames: 101)
         let log = try #require(loop.frameLog)
         let path = temporaryPath("log.csv")
         try log.write(toFile: path, format: .csv)
@@ -83,6 +89,21 @@ struct FrameLinkCommandTests {
         #expect(replay.output.contains("dropped frames: recorded 2, replayed 2"), "\(replay.output)")
         #expect(replay.output.contains("replay matches the recording"))
         _ = log
+    }
+
+    @Test("a log with an idle stretch replays as recorded: the gap is not a long frame")
+    func replayWithIdleGap() async throws {
+        let (path, log) = try await Self.recordedLog(idleFrames: 90)
+        defer { unlink(path) }
+        let count = await MainActor.run { log.records.count }
+        let replay = try Self.run(["replay", path])
+        #expect(replay.status == 0, "\(replay.output) \(replay.error)")
+        #expect(replay.output.contains("frames: recorded \(count), replayed \(count)"))
+        #expect(
+            replay.output.contains("longest interval (ns): recorded 50000000, replayed 50000000"), "\(replay.output)")
+        #expect(replay.output.contains("replay matches the recording"))
+        let summary = try Self.run(["summary", path])
+        #expect(summary.output.contains("\(count) frames, 2 dropped in 1 events"), "\(summary.output)")
     }
 
     @Test("plot writes an SVG with one bar per frame, the dropped one in red")
@@ -154,6 +175,26 @@ struct FrameLinkCommandTests {
             #expect(result.status == 1, "\(command): \(result.error)")
             #expect(result.error.contains("/nonexistent-folder/out"), "\(command): \(result.error)")
         }
+    }
+
+    @Test("an output that is the log itself is refused, and the log is left as it was")
+    func outputIsTheInput() async throws {
+        let (path, _) = try await Self.recordedLog()
+        let link = path + ".link.csv"
+        defer {
+            unlink(path)
+            unlink(link)
+        }
+        #expect(symlink(path, link) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for command in ["plot", "trace"] {
+            for output in [path, link] {
+                let result = try Self.run([command, path, "-o", output])
+                #expect(result.status == 1, "\(command) -o \(output): \(result.error)")
+                #expect(result.error.contains("is the frame log being read"), "\(result.error)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     @Test("a long log is drawn in groups: never more than 2,000 bars, and no drop is hidden")

@@ -5,12 +5,14 @@ extension FrameLog {
     ///
     /// - Each record becomes a slice named `frame N` from the start of its interval to its
     ///   timestamp. Inside it, the work of the frame before runs first (`events`, `timers`, `links`,
-    ///   `render`, `present`, one after another from the slice's start) and the wait for the frame
-    ///   boundary (`present wait`) ends at the slice's end; phases that took no time are left out.
-    /// - A record with dropped frames adds an instant event `dropped N` at its timestamp, whose
-    ///   arguments give the count and the longest work phase, and, when `drops` names the frame
-    ///   (the loop's ``FrameStatistics/drops``), the blamed callback's label or the gap.
-    /// - A counter `frame time` follows the interval in milliseconds.
+    ///   `render`, one after another from the slice's start), and the `present` and the wait for the
+    ///   frame boundary (`present wait`) end the slice, back to back as they ran; phases that took
+    ///   no time are left out.
+    /// - A record with dropped frames adds an instant event `dropped N` at the start of its slice,
+    ///   whose arguments give the count and the longest work phase, and, when `drops` names the
+    ///   frame (the loop's ``FrameStatistics/drops``), the blamed callback's label or the gap.
+    /// - A counter `frame time` gives the interval in milliseconds, sampled at the start of each
+    ///   slice so that each value shows under its own frame.
     /// - When the log kept callbacks (``recordsCallbacks``), each labelled callback's run is a slice
     ///   on a second track, `callbacks`, at the time it ran.
     ///
@@ -41,14 +43,24 @@ extension FrameLog {
                     arguments:
                         #"{"interval_ms":\#(Self.milliseconds(record.interval)),"dropped":\#(record.droppedFrames)}"#
                 ))
+            // The frame's work from its start, in order; the present and the wait for the next
+            // frame end it (they run back to back up to the timestamp, as they were booked);
+            // housekeeping between the render and the present is the gap left between them.
             var mark = start
-            for phase in FramePhase.work {
+            for phase in FramePhase.work where phase != .present {
                 let duration = min(record.phases[phase], record.timestamp - mark)
                 guard duration > 0 else { continue }
                 events.append(Self.slice(phase.description, start: mark, duration: duration, arguments: nil))
                 mark += duration
             }
             let wait = min(record.phases[.presentWait], record.timestamp - mark)
+            let present = min(record.phases[.present], record.timestamp - wait - mark)
+            if present > 0 {
+                events.append(
+                    Self.slice(
+                        FramePhase.present.description, start: record.timestamp - wait - present, duration: present,
+                        arguments: nil))
+            }
             if wait > 0 {
                 events.append(
                     Self.slice(
@@ -66,12 +78,15 @@ extension FrameLog {
                     }
                 }
                 arguments += "}"
+                // At the start of the frame's slice, so that it sits in the interval that dropped.
                 events.append(
-                    #"{"name":"dropped \#(record.droppedFrames)","ph":"i","s":"t","ts":\#(Self.microseconds(record.timestamp)),"pid":1,"tid":1,"args":\#(arguments)}"#
+                    #"{"name":"dropped \#(record.droppedFrames)","ph":"i","s":"t","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":\#(arguments)}"#
                 )
             }
+            // A counter holds its value until the next sample: sampled at the slice's start, the
+            // frame time shows under the frame it belongs to.
             events.append(
-                #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(record.timestamp)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.interval))}}"#
+                #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.interval))}}"#
             )
         }
         if !callbackSlices.isEmpty {

@@ -37,6 +37,8 @@ public final class ManualFrameSource: FrameSource {
     private var replayTimestamps: [Int64] = []
     /// The recorded drops of the interval ending at each replayed timestamp.
     private var replayDrops: [Int] = []
+    /// Whether each replayed frame ends an idle gap: its interval is not booked.
+    private var replayResynchronizes: [Bool] = []
     private var replayPosition = 0
     private var replayedDrops: Int?
     private let isReplay: Bool
@@ -48,9 +50,15 @@ public final class ManualFrameSource: FrameSource {
     }
 
     /// Creates a source that replays a recorded ``FrameLog``: the first frame lands where the first
-    /// recorded interval began and frame `k + 1` at the `k`-th record's timestamp, so a loop driven
-    /// for `records.count + 1` frames reproduces the recording's intervals, dropped frames and
+    /// recorded interval began and each later frame at a record's timestamp, so a loop driven for
+    /// ``replayFrameCount`` frames reproduces the recording's intervals, dropped frames and
     /// percentiles. After the last recorded frame, frames continue on the grid.
+    ///
+    /// A recording with idle stretches (no display link active, so no frames were booked) has gaps
+    /// between records; each gap is replayed as one frame at the start of the next recorded
+    /// interval, whose own interval is not booked (the loop resynchronizes there), so the idle time
+    /// never shows up as a long frame. (The replaying loop's frame numbers then count its own
+    /// frames, one per gap, not the idle frames of the recording.)
     ///
     /// The log is checked first (``FrameLog/validate()``), as a log read from a file is.
     ///
@@ -58,18 +66,31 @@ public final class ManualFrameSource: FrameSource {
     public init(replaying log: FrameLog) throws(FrameLinkError) {
         try log.validate()
         refreshRate = FrameRate(period: .nanoseconds(log.periodNanoseconds))
-        var timestamps = log.records.map(\.timestamp)
-        var drops = log.records.map(\.droppedFrames)
-        // The frame before the first record (its interval's start) comes first, so that advancing
-        // `records.count + 1` frames reproduces every recorded interval. Validation keeps it at or
-        // after time zero.
-        if let first = log.records.first, first.interval > 0 {
-            timestamps.insert(first.timestamp - first.interval, at: 0)
-            drops.insert(0, at: 0)
-        }
-        replayTimestamps = timestamps
-        replayDrops = drops
         isReplay = true
+        var previous: Int64?
+        for record in log.records {
+            // The start of an interval that does not begin at the previous record: the frame
+            // before the first record, or the end of an idle gap. Validation keeps it at or after
+            // time zero and after the previous record.
+            let start = record.timestamp - record.interval
+            if let previous, start > previous {
+                appendReplayed(start, drops: 0, resynchronizes: true)
+            } else if previous == nil, record.interval > 0 {
+                appendReplayed(start, drops: 0, resynchronizes: false)
+            }
+            appendReplayed(record.timestamp, drops: record.droppedFrames, resynchronizes: false)
+            previous = record.timestamp
+        }
+    }
+
+    /// The number of frames that replay the whole recording: its records, the frame before the
+    /// first, and one frame per idle gap (0 for a source that does not replay).
+    public var replayFrameCount: Int { replayTimestamps.count }
+
+    private func appendReplayed(_ timestamp: Int64, drops: Int, resynchronizes: Bool) {
+        replayTimestamps.append(timestamp)
+        replayDrops.append(drops)
+        replayResynchronizes.append(resynchronizes)
     }
 
     /// Describes the virtual display.
@@ -165,6 +186,7 @@ public final class ManualFrameSource: FrameSource {
         } else if replayPosition < replayTimestamps.count {
             next = replayTimestamps[replayPosition]
             replayedDrops = replayDrops[replayPosition]
+            if replayResynchronizes[replayPosition] { loop?.resync() }
             replayPosition += 1
         } else {
             replayedDrops = nil

@@ -108,7 +108,9 @@ public final class PresentSource: FrameSource {
 
     /// Whether the source halves the frame rate while frames run over budget (off by default).
     public var automaticFrameRate = false {
-        didSet { if !automaticFrameRate { setPresentInterval(1, because: nil) } }
+        didSet {
+            if !automaticFrameRate { setPresentInterval(1, because: nil, back: "automatic frame rate turned off") }
+        }
     }
 
     /// Present on every vsync (1) or every 2nd (2, while auto frame rate has halved the rate).
@@ -356,12 +358,9 @@ public final class PresentSource: FrameSource {
         if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
         knownDrops = nil
         knownTarget = nil
-        let wasLocked = grid.isPhaseLocked
         let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked)
-        if grid.isPhaseLocked != wasLocked || grid.relocks != relocks {
-            logLockChange(wasLocked: wasLocked, relocks: relocks)
-        }
+        logLockChanges(relocksBefore: relocks)
 
         switch mode {
         case .unpaced:
@@ -683,18 +682,36 @@ public final class PresentSource: FrameSource {
         }
     }
 
-    /// Logs a vsync phase lock gained or lost, or a re-lock (a change, never per frame).
-    private func logLockChange(wasLocked: Bool, relocks: Int) {
-        if grid.relocks != relocks {
+    /// Frames a phase lock must stay lost before the loss is logged: 60, a second at 60 Hz. A
+    /// single return the grid cannot explain (a compositor hiccup) ends the lock until the next
+    /// returns fit again, a few frames later; logging each would be noise, not a change.
+    static let lockLossFrames = 60
+
+    /// Whether the log last said the vsync is phase-locked, and the frames the lock has been lost
+    /// since.
+    private var loggedLock = false
+    private var framesWithoutLock = 0
+
+    /// Logs a re-lock at once, a phase lock gained when the log last said none, and a lock lost for
+    /// ``lockLossFrames`` frames in a row: changes, never per frame.
+    private func logLockChanges(relocksBefore: Int) {
+        if grid.relocks != relocksBefore {
             FrameLinkLogging.logger.info(
                 "vsync: re-locked to the presents' returns (\(grid.relocks) re-locks so far)",
                 metadata: ["refresh": "\(displayRefreshRate)"])
-        } else if grid.isPhaseLocked {
+        }
+        if grid.isPhaseLocked {
+            framesWithoutLock = 0
+            guard !loggedLock else { return }
+            loggedLock = true
             FrameLinkLogging.logger.info(
                 "vsync: phase-locked; timestamps are the fitted vsync",
                 metadata: ["refresh": "\(measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)")"])
-        } else if wasLocked {
-            FrameLinkLogging.logger.info("vsync: phase lock lost")
+        } else if loggedLock {
+            framesWithoutLock += 1
+            guard framesWithoutLock >= Self.lockLossFrames else { return }
+            loggedLock = false
+            FrameLinkLogging.logger.info("vsync: phase lock lost for \(Self.lockLossFrames) frames")
         }
     }
 
@@ -712,10 +729,13 @@ public final class PresentSource: FrameSource {
         }
     }
 
-    private func setPresentInterval(_ interval: Int, because why: String?) {
+    /// Presents on every `interval`-th vsync, because of `why` (nil when back to every vsync, for
+    /// the reason `back`).
+    private func setPresentInterval(
+        _ interval: Int, because why: String?, back: String = "the frame cost is under 70 % of the budget"
+    ) {
         guard interval != presentInterval else { return }
-        FrameLinkLogging.logger.info(
-            "automatic frame rate: \(why ?? "back to every vsync: the frame cost is under 70 % of the budget")")
+        FrameLinkLogging.logger.info("automatic frame rate: \(why ?? "back to every vsync: \(back)")")
         presentInterval = interval
         autoRateReason = why
         frameCosts.removeAll()

@@ -63,10 +63,10 @@ package struct _RealTimeWait {
         }
     }
 
-    /// Records what the wait got, logging it the first time (the first wait decides; later waits
-    /// only repeat the same request).
+    /// Records what the wait got, logging it when it differs from what the last wait got (later
+    /// waits usually repeat the same request and get the same answer).
     private mutating func decide(_ outcome: WaitScheduling) {
-        if case .undecided = scheduling {
+        if outcome != scheduling {
             switch outcome {
             case .refused(let reason):
                 FrameLinkLogging.logger.notice("frame waits: real-time scheduling refused (\(reason)): normal priority")

@@ -65,6 +65,21 @@ if let index = arguments.firstIndex(of: "--log") {
     }
     logPath = arguments[index + 1]
 }
+if let logPath {
+    // Checked before the run, so a bad path does not cost the session it would record.
+    let folder = URL(fileURLWithPath: logPath).deletingLastPathComponent().path
+    var isFolder: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: logPath, isDirectory: &isFolder)
+    guard !(exists && isFolder.boolValue), FileManager.default.isWritableFile(atPath: exists ? logPath : folder) else {
+        FileHandle.standardError.write(Data("MinimalGame: --log \(logPath): cannot write there\n".utf8))
+        exit(2)
+    }
+}
+if headless && frames == nil {
+    // Virtual time never ends on its own: nothing could stop a headless run without a count.
+    FileHandle.standardError.write(Data("MinimalGame: --headless needs --frames N\n".utf8))
+    exit(2)
+}
 MainActor.assumeIsolated {
     // Initialization
     let host: SDLHost
@@ -98,7 +113,8 @@ MainActor.assumeIsolated {
     if let frames { host.run(frames: frames) } else { host.run() }
     if let logPath, let log = host.loop.frameLog {
         do {
-            try log.write(toFile: logPath, format: logPath.hasSuffix(".jsonl") ? .jsonLines : .csv)
+            let jsonLines = logPath.hasSuffix(".jsonl") || logPath.hasSuffix(".json")
+            try log.write(toFile: logPath, format: jsonLines ? .jsonLines : .csv)
         } catch {
             FileHandle.standardError.write(Data("MinimalGame: \(error)\n".utf8))
             exit(1)
