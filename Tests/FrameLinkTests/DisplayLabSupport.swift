@@ -12,6 +12,8 @@ struct LabScenario: CustomStringConvertible, Sendable {
     var declaredBuffers: Int?
     /// What the source is told the display's rate is (the display's own unless set).
     var nominal: FrameRate?
+    /// How long a present that does not wait for a refresh takes (a software renderer draws in it).
+    var presentCost: Duration?
     /// The work of every frame.
     var work: Duration = .milliseconds(3)
     var frames = 600
@@ -62,6 +64,7 @@ struct LabRun {
         lab = DisplayLab(
             refresh: scenario.refresh, buffers: scenario.buffers, jitter: scenario.jitter, seed: scenario.seed,
             feedback: scenario.feedback)
+        if let presentCost = scenario.presentCost { lab.presentCost = presentCost }
         source = lab.makeSource(nominalRate: scenario.nominal)
         if let declared = scenario.declaredBuffers { source.swapChainBuffers = declared }
         // A nominal rate that frames never exceed is a cap (an override, or a rate assumed for a

@@ -24,6 +24,14 @@
 ///   alone never demotes a real vsync. While the source is still measuring, a present that blocks
 ///   paces the frames itself, so start-up never runs faster than the display.
 ///
+/// **A slow present is not a vsync.** A present that takes a while (a software renderer drawing
+/// in it, as llvmpipe under Xvfb does for 6–10 ms) looks like one that blocks, and while the
+/// source times the calls (deadline pacing, a hold to a cap) its returns keep the phase of those
+/// calls. So a grid fitted mostly to such returns is checked before frames follow it: for 12
+/// frames (the phase probe) frames move half a period; a vsync's presents still return on its
+/// grid, a slow present's move with the calls, and the source then paces by deadline for good
+/// (until the display changes), saying why.
+///
 /// After a move to another display or a hide and show, returns stop fitting the grid; three in a
 /// row start the fit again (``vsyncRelocks``), and it re-locks within about a dozen frames.
 ///
@@ -82,6 +90,7 @@ public final class PresentSource: FrameSource {
         didSet {
             guard displayRefreshRate != oldValue else { return }
             vsyncIsFasterThanDisplay = false
+            returnsFollowFrames = false
             judgeVsyncRate()
             if mode == .deadline && !grid.isUsable || vsyncIsFasterThanDisplay {
                 deadline.refreshRate = displayRefreshRate
@@ -361,7 +370,29 @@ public final class PresentSource: FrameSource {
         let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked)
         logLockChanges(relocksBefore: relocks)
+        // A present that blocked although the source chose when it was called (after a deadline
+        // wait, or held to a cap): its return may only echo that timing (see the phase probe).
+        if blocked { pacedReturns.append(callWasPaced ? 1 : 0) }
+        callWasPaced = false
+        lastReturnFits = blocked && fits
+        returnOffset = presentEnd - frameStart
 
+        if var probe = phaseProbe {
+            // The phase probe: paced by deadline, off the grid; returns that do not fit are noted.
+            if blocked && probe.remaining < Self.phaseProbeFrames {
+                // How far from the grid's vsync the present returned (a return just before one,
+                // within the line's error, counts as on it). The first present of the probe was
+                // called before frames moved: it does not count.
+                let number = grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
+                probe.closest = min(probe.closest, abs(presentEnd - grid.time(ofNumber: number)))
+            }
+            probe.remaining -= 1
+            phaseProbe = probe
+            forgetGridPosition()
+            boundary = .deadline
+            callWasPaced = true
+            return deadline.deadlineWait(framesAfterLast: 1)
+        }
         switch mode {
         case .unpaced:
             forgetGridPosition()
@@ -390,6 +421,7 @@ public final class PresentSource: FrameSource {
             } else {
                 forgetGridPosition()
                 boundary = .deadline
+                callWasPaced = true
                 return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
             }
         }
@@ -429,6 +461,7 @@ public final class PresentSource: FrameSource {
             return woke
         }
         lastTimestamp = timestamp
+        frameStart = now.nanoseconds
         if pacing == .automatic { detect() }
         return FrameInstant(nanoseconds: timestamp)
     }
@@ -486,7 +519,13 @@ public final class PresentSource: FrameSource {
             measuredRefreshRate = FrameRate(framesPerSecond: 1e9 / grid.period)
         }
         judgeVsyncRate()
-        if grid.isStable == false { keepsNoPhase = true } else if grid.isStable == true { keepsNoPhase = false }
+        if grid.isStable == false {
+            keepsNoPhase = true
+        } else if grid.isStable == true && !returnsFollowFrames && !returnsWerePaced {
+            // (A stable grid of returns whose calls the source timed may echo that timing: the
+            // phase probe decides.)
+            keepsNoPhase = false
+        }
         return fits
     }
 
@@ -527,7 +566,9 @@ public final class PresentSource: FrameSource {
     /// Before a grid is fitted, the return is the best time there is, never sooner than a period
     /// after the last frame.
     private func vsyncWait(blocked: Bool, fits: Bool, locksDeadline: Bool) -> FrameWait {
-        guard grid.isUsable, fits else {
+        // While measuring, a grid fitted to returns of presents whose calls the source timed is
+        // not trusted before the phase probe says it is the display's.
+        guard grid.isUsable, fits, !(locksDeadline && returnsWerePaced) else {
             // While the grid re-locks after a move the period is not known: a frame a vsync
             // released is not counted as a drop then. (At start-up the nominal period counts them,
             // and so does the old period for the returns before the relock.)
@@ -541,7 +582,10 @@ public final class PresentSource: FrameSource {
                 // vsync (an emulated one throttles faster: Xvfb's 62.5 Hz on a display that reports
                 // none): frames are held to the cap, never faster.
                 let earliest = lastTimestamp + displayRefreshRate.periodNanoseconds
-                if earliest > now.nanoseconds { return .sleep(until: FrameInstant(nanoseconds: earliest)) }
+                if earliest > now.nanoseconds {
+                    callWasPaced = true
+                    return .sleep(until: FrameInstant(nanoseconds: earliest))
+                }
             }
             return .none
         }
@@ -618,7 +662,10 @@ public final class PresentSource: FrameSource {
     /// Judges the fitted grid's rate against the display's (see ``vsyncIsFasterThanDisplay``).
     private func judgeVsyncRate() {
         guard grid.hasGrid, grid.period > 0 else { return }
-        vsyncIsFasterThanDisplay = 1e9 / grid.period > (displayRefreshRate.framesPerSecond + 1) * 1.005
+        let faster = 1e9 / grid.period > (displayRefreshRate.framesPerSecond + 1) * 1.005
+        // Returns of presents whose calls the source timed come at the source's rate, whatever
+        // the present's own: they never clear the verdict.
+        if faster || !returnsWerePaced { vsyncIsFasterThanDisplay = faster }
     }
 
     private func detect() {
@@ -644,12 +691,18 @@ public final class PresentSource: FrameSource {
         }
         switch mode {
         case .deadline:
-            if median * 4 >= period && grid.isStable == true {
-                let rate = measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)"
-                switchMode(
-                    to: .vsync,
-                    because:
-                        "present blocks for \(Milliseconds(median)) ms (median of 16 frames); vsync grid at \(rate)")
+            if let probe = phaseProbe {
+                if probe.remaining <= 0 { concludePhaseProbe(probe, median: median) }
+            } else if median * 4 >= period && grid.isStable == true && !returnsFollowFrames {
+                if receivesPresentationFeedback || !returnsWerePaced {
+                    // The grid comes from presentation feedback, or from returns of presents that
+                    // paced the frames themselves: it is the display's.
+                    promoteToVsync(median: median)
+                } else if lastReturnFits {
+                    // From a present that returned on the grid: its time from frame start to
+                    // return places the probe's returns.
+                    startPhaseProbe()
+                }
             } else if median * 4 >= period && grid.isStable == false {
                 if !reason.hasSuffix("paced by deadline") { reason = emulated() }
             } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity {
@@ -665,6 +718,94 @@ public final class PresentSource: FrameSource {
                 switchMode(to: .deadline, because: emulated())
             }
         }
+    }
+
+    // MARK: The phase probe
+
+    /// Frames of the phase probe: 12, enough for three returns in a row that do not fit (a
+    /// re-lock) with room to spare, and a fifth of a second at 60 Hz.
+    static let phaseProbeFrames = 12
+
+    /// The phase probe under way: frames left, the closest any blocking present's return came to
+    /// a vsync of the grid, and the grid's re-lock count when it began.
+    private var phaseProbe: (remaining: Int, closest: Int64, relocks: Int)?
+
+    /// Whether the source chose when the last present was called (a deadline wait or a hold before
+    /// it), and the frames since a present so called blocked (up to the grid's window).
+    private var callWasPaced = false
+    /// Whether the last present blocked and its return fitted the grid.
+    private var lastReturnFits = false
+    /// When the last frame began (after its wait), and how long after that its present returned.
+    private var frameStart: Int64 = 0
+    private var returnOffset: Int64 = 0
+    /// For each of the last 96 blocking presents (the grid's stability window), 1 if the source
+    /// timed its call.
+    private var pacedReturns = _Ring(capacity: 96)
+
+    /// Whether more than a quarter of the recent blocking presents were called when the source
+    /// chose (deadline waits, holds): a grid fitted to them may echo that timing. A few (the first
+    /// present after a hidden window is shown again) do not matter.
+    private var returnsWerePaced: Bool {
+        var paced: Int64 = 0
+        for age in 0..<pacedReturns.count { paced += pacedReturns[age: age] }
+        return paced * 4 > Int64(pacedReturns.count)
+    }
+
+    /// Whether a phase probe found the returns following the frames' own pacing: a present that is
+    /// slow (a software renderer drawing in it) or throttled from its last call, not a vsync. Such
+    /// a present never paces frames again, until the display changes.
+    private var returnsFollowFrames = false
+
+    /// Starts the phase probe that checks a phase-stable grid is the display's before frames
+    /// follow it, when the grid was fitted to returns of presents whose calls the source timed.
+    ///
+    /// A present that takes a while looks like one that blocks on vsync, and while the source
+    /// times the calls (deadline pacing, a hold to a cap) its returns keep the phase of those calls
+    /// whatever it is: a software renderer that draws for 6 ms in present returns 6 ms after each
+    /// call. So for ``phaseProbeFrames`` frames the source paces by deadline, half a period
+    /// off the fitted grid. A real vsync's returns stay on its grid wherever present is called; a
+    /// slow or throttled present's returns move with the calls and stop fitting it.
+    private func startPhaseProbe() {
+        phaseProbe = (Self.phaseProbeFrames, .max, grid.relocks)
+        // Frames that begin so that, with the last frame's time from its start to its present's
+        // return, the returns would land half a period off the grid's vsyncs.
+        let period = Int64(grid.period.rounded())
+        var start = grid.time(ofNumber: grid.number(atOrBefore: now.nanoseconds) + 2) + period / 2 - returnOffset
+        while start <= now.nanoseconds { start += period }
+        deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
+        reason = "present blocks; checking that its returns keep the display's phase when frames move"
+    }
+
+    /// Ends the phase probe: vsync pacing when the returns kept fitting the grid, deadline pacing
+    /// for good (until the display changes) when they moved with the frames.
+    private func concludePhaseProbe(_ probe: (remaining: Int, closest: Int64, relocks: Int), median: Int64) {
+        phaseProbe = nil
+        // A vsync's presents return on the grid wherever they are called: some return within a
+        // quarter period of a vsync (at once, or after the jitter). Presents that returned
+        // half a period off, as called, follow the calls.
+        let period = Int64(grid.period.rounded())
+        if probe.closest > period / 4 || grid.relocks != probe.relocks {
+            returnsFollowFrames = true
+            keepsNoPhase = true
+            let why =
+                "present takes \(Milliseconds(median)) ms, but its returns follow the frames' own timing "
+                + "(moved half a period, they returned \(Milliseconds(min(probe.closest, period))) ms or more off "
+                + "the vsync grid): "
+                + "a slow or throttled present, not a vsync (a software renderer, an emulated vsync as "
+                + "under Xvfb), paced by deadline"
+            reason = why
+            FrameLinkLogging.logger.notice("pacing: \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
+        } else if grid.isStable == true {
+            keepsNoPhase = false
+            promoteToVsync(median: median)
+        }
+    }
+
+    private func promoteToVsync(median: Int64) {
+        let rate = measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)"
+        switchMode(
+            to: .vsync,
+            because: "present blocks for \(Milliseconds(median)) ms (median of 16 frames); vsync grid at \(rate)")
     }
 
     private func switchMode(to newMode: Mode, because why: String) {
