@@ -106,6 +106,9 @@ struct AnimDemo: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Draw the HUD (graph, clock, text).")
     var hud = true
 
+    @Flag(help: "Start in latency mode: frames begin as late as they can, so input is read late (L toggles it).")
+    var latencyMode = false
+
     @Option(help: ArgumentHelp("TrueType font for the HUD text.", valueName: "path"))
     var font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -152,7 +155,8 @@ struct AnimDemo: ParsableCommand {
             logPath: log, seed: seed, assetsFolder: assets, width: width, height: height,
             refreshRate: refreshRate.flatMap { FrameRate(framesPerSecond: $0) },
             vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
-            stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion)
+            stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion,
+            latencyMode: latencyMode)
         let outcome = try MainActor.assumeIsolated { () throws -> DemoApp.Outcome in
             let app = try DemoApp(options: options)
             return try app.run()

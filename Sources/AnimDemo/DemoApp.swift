@@ -86,6 +86,7 @@ final class DemoApp {
             throw DemoError(description: "cannot prepare the renderer: \(error)")
         }
 
+        host.loop.minimizesInputLatency = options.latencyMode
         switch options.pacing {
         case .auto: break
         case .vsync: host.source.pacing = .vsync
@@ -297,6 +298,8 @@ final class DemoApp {
             scene.toggleSlowMotion()
         case Int32(SDLK_h.rawValue):
             hud.isHidden.toggle()
+        case Int32(SDLK_l.rawValue):
+            host.loop.minimizesInputLatency.toggle()
         default:
             return
         }
@@ -331,9 +334,23 @@ final class DemoApp {
             "pacing: \(host.source.mode.rawValue)\(options.pacing == .off ? " (off)" : "") at \(host.source.refreshRate)"
                 + "   \(scene.count) sprites at \(rate)   time \(timeScale)\(scene.isPaused ? "   PAUSED" : "")",
             "mode: \(host.loop.currentMode)   renderer: \(host.rendererName)",
+            inputLatencyLine(statistics),
             "[space] pause  [+/-] sprites  [S] stall  [V] vsync/deadline  [1-4] 30/60/120/display Hz",
-            "[T] slow motion  [H] hide HUD  [drag] .tracking: the clock stops  [esc] quit",
+            "[T] slow motion  [L] latency mode  [H] hide HUD  [drag] .tracking: the clock stops  [esc] quit",
         ])
+    }
+
+    /// The HUD's input line: latency mode, and input-to-screen latency once input was measured.
+    private func inputLatencyLine(_ statistics: FrameStatistics) -> String {
+        var line = "latency mode \(host.loop.minimizesInputLatency ? "on" : "off")"
+        if host.loop.minimizesInputLatency {
+            line += " (margin \(format(host.loop.inputLatencyMargin.secondsValue * 1e3, decimals: 1)) ms)"
+        }
+        guard statistics.inputEvents > 0 else { return line + "   input to screen: no input yet" }
+        return line + "   input to screen p50 "
+            + "\(format(statistics.inputLatency(atPercentile: 50).secondsValue * 1e3, decimals: 1)) p99 "
+            + "\(format(statistics.inputLatency(atPercentile: 99).secondsValue * 1e3, decimals: 1)) max "
+            + "\(format(statistics.longestInputLatency.secondsValue * 1e3, decimals: 1)) ms"
     }
 
     private func printProgress() {

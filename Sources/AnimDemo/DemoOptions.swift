@@ -25,6 +25,8 @@ struct DemoOptions: Sendable {
     var showsHUD: Bool
     var fontPath: String
     var motion: MotionChoice = .engine
+    /// Whether the loop starts in latency mode (``FrameLoop/minimizesInputLatency``).
+    var latencyMode = false
 }
 
 /// An error that ends AnimDemo with one line on stderr and a non-zero exit status.

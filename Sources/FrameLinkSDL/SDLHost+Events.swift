@@ -26,10 +26,34 @@ extension SDLHost {
             displayChanged(reportedRate: Self.reportedRefreshRate(of: window))
         }
         trackDrag(event)
+        if Self.isInput(event) { loop.noteInput(at: inputInstant(of: event)) }
         eventHandler?(event)
         if event.type == SDL_QUIT.rawValue, stopsOnQuit {
             loop.stop()
         }
+    }
+
+    /// Whether `event` is the player's input (keys, mouse, controllers, touch, text), whose latency
+    /// to the screen the loop measures.
+    static func isInput(_ event: SDL_Event) -> Bool {
+        switch SDL_EventType(event.type) {
+        case SDL_KEYDOWN, SDL_KEYUP, SDL_TEXTINPUT, SDL_MOUSEMOTION, SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP,
+            SDL_MOUSEWHEEL, SDL_CONTROLLERAXISMOTION, SDL_CONTROLLERBUTTONDOWN, SDL_CONTROLLERBUTTONUP,
+            SDL_JOYAXISMOTION, SDL_JOYBUTTONDOWN, SDL_JOYBUTTONUP, SDL_FINGERDOWN, SDL_FINGERUP, SDL_FINGERMOTION:
+            true
+        default:
+            false
+        }
+    }
+
+    /// When `event` happened on the loop's timeline: SDL stamps events in milliseconds since it
+    /// started, so the event is placed that long before now (never in the future, and never more
+    /// than a second back, for a stamp that is not SDL's).
+    func inputInstant(of event: SDL_Event) -> FrameInstant {
+        let now = loop.now.nanoseconds
+        let age = Int64(SDL_GetTicks()) - Int64(event.common.timestamp)
+        let ageNanoseconds = min(max(age, 0), 1_000) * 1_000_000
+        return FrameInstant(nanoseconds: max(0, now - ageNanoseconds))
     }
 
     /// Takes the refresh rate of the display the window is now on: the pacing follows it (unless

@@ -69,6 +69,38 @@ final class SDLHostHeadlessTests: XCTestCase {
         }
     }
 
+    func testInputEventsAreMeasuredToTheScreenAndLatencyModeReadsThemLater() throws {
+        try MainActor.assumeIsolated { () throws in
+            for latencyMode in [false, true] {
+                let host = try SDLHost.headless(width: 160, height: 90)
+                host.loop.minimizesInputLatency = latencyMode
+                var keys = 0
+                host.eventHandler = { event in if event.type == SDL_KEYDOWN.rawValue { keys += 1 } }
+                // Every 10th frame a key press arrives (the user types); a 2 ms frame of work.
+                var clock: VirtualClock?
+                if let virtual = host.source.clock as? VirtualClock { clock = virtual }
+                DisplayLink { link in
+                    clock?.advance(nanoseconds: 2_000_000)
+                    if link.frameIndex % 10 == 0 { SDLTestSupport.push(SDL_KEYDOWN) }
+                }.add(to: host.loop, forMode: .common)
+                host.run(frames: 600)
+                let statistics = host.loop.statistics
+                XCTAssertEqual(statistics.inputEvents, keys, "every key press is measured")
+                XCTAssertGreaterThan(keys, 50)
+                // Pumped at the start of the next frame, shown at that frame's target: one period
+                // on virtual time, less in latency mode (the frame begins late).
+                let mean = statistics.meanInputLatency
+                if latencyMode {
+                    XCTAssertLessThan(mean, .milliseconds(8), "\(statistics.summary)")
+                } else {
+                    XCTAssertEqual(mean.secondsValue, 1.0 / 60, accuracy: 0.0002, "\(statistics.summary)")
+                }
+                XCTAssertTrue(statistics.summary.contains("input to screen: mean"), statistics.summary)
+                host.close()
+            }
+        }
+    }
+
     func testTwoHeadlessRunsAreIdentical() throws {
         try MainActor.assumeIsolated { () throws in
             let first = try Self.runHeadless(frames: 600)

@@ -60,6 +60,11 @@ public protocol FrameSource: AnyObject {
     /// Called when a loop starts using the source. The default does nothing.
     func attach(to loop: FrameLoop)
 
+    /// Whether frames may begin later than their boundary (``FrameLoop/minimizesInputLatency``)
+    /// without disturbing what the source measures. The default is true; a source still measuring
+    /// how present behaves says false until it knows.
+    var acceptsLateFrames: Bool { get }
+
     /// How the source paces frames and why, for reports (for example
     /// `"deadline 60 Hz: present returned in 0.05 ms, vsync not honoured"`).
     var pacingDescription: String { get }
@@ -95,6 +100,9 @@ extension FrameSource {
 
     /// `nil`: idle waits last until their deadline.
     public var inputPending: (@MainActor () -> Bool)? { nil }
+
+    /// True: frames may begin late.
+    public var acceptsLateFrames: Bool { true }
 
     /// Does nothing: most sources need no reference to their loop.
     public func attach(to loop: FrameLoop) {}

@@ -363,7 +363,13 @@ public final class PresentSource: FrameSource {
     /// after one that did not, a deadline in deadline mode.
     public func nextFrameWait() -> FrameWait {
         presentDurations.append(lastPresentDuration)
-        let blocked = lastPresentDuration >= blockingThreshold
+        // A present blocked when it took a good part of a period, or, while frames follow the vsync
+        // grid, when it returned on the vsync after its call (called just before one, it waits a
+        // moment: latency mode calls it so).
+        let returnedOnVsync =
+            mode == .vsync && grid.isUsable && grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
+        onVsyncReturns.append(returnedOnVsync ? 1 : 0)
+        let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
         if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
         knownDrops = nil
         knownTarget = nil
@@ -705,13 +711,15 @@ public final class PresentSource: FrameSource {
                 }
             } else if median * 4 >= period && grid.isStable == false {
                 if !reason.hasSuffix("paced by deadline") { reason = emulated() }
-            } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity {
+            } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity
+                && median * 4 < period
+            {
                 reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
             }
         case .unpaced:
             break
         case .vsync:
-            if median * 10 < period && !receivesPresentationFeedback {
+            if median * 10 < period && !receivesPresentationFeedback && !mostReturnsOnVsync {
                 switchMode(
                     to: .deadline, because: "present returned in \(Milliseconds(median)) ms, vsync not honoured")
             } else if grid.isStable == false {
@@ -729,6 +737,36 @@ public final class PresentSource: FrameSource {
     /// The phase probe under way: frames left, the closest any blocking present's return came to
     /// a vsync of the grid, and the grid's re-lock count when it began.
     private var phaseProbe: (remaining: Int, closest: Int64, relocks: Int)?
+
+    /// For each of the last 16 presents, 1 if it returned on the vsync after its call.
+    private var onVsyncReturns = _Ring(capacity: 16)
+
+    /// Whether at least half of the last 16 presents returned on the vsync after their call: short
+    /// presents that still wait for the vsync (called just before it), not a vsync ignored.
+    private var mostReturnsOnVsync: Bool {
+        var count: Int64 = 0
+        for age in 0..<onVsyncReturns.count { count += onVsyncReturns[age: age] }
+        return count * 2 >= Int64(onVsyncReturns.count) && onVsyncReturns.count > 0
+    }
+
+    /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
+    /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
+    /// has decided to pace by deadline; always under forced pacing.
+    public var acceptsLateFrames: Bool {
+        guard pacing == .automatic else { return true }
+        switch mode {
+        case .vsync: return grid.isUsable
+        case .deadline:
+            // Decided: present does not block (a quarter period or more, in the median), or it was
+            // found not to be the display's vsync. Until then the source is still measuring.
+            guard phaseProbe == nil, !isProbing, presentDurations.count == presentDurations.capacity else {
+                return false
+            }
+            return presentDurations.median * 4 < displayRefreshRate.periodNanoseconds || keepsNoPhase
+                || vsyncIsFasterThanDisplay || returnsFollowFrames
+        case .unpaced: return true
+        }
+    }
 
     /// Whether the source chose when the last present was called (a deadline wait or a hold before
     /// it), and the frames since a present so called blocked (up to the grid's window).

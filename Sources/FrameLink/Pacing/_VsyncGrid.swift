@@ -164,6 +164,19 @@ struct _VsyncGrid {
         published = (newest, now + step, period)
     }
 
+    /// Whether a present called at `call` that returned at `time` returned on a vsync of the grid
+    /// that came after the call (within the delays the grid has seen): it waited for that vsync,
+    /// however short the wait. (A present called just before a vsync, as in latency mode, waits
+    /// only a moment.)
+    func returnsOnVsync(calledAt call: Int64, returnedAt time: Int64) -> Bool {
+        guard hasGrid else { return false }
+        let early = max(Self.earlyTolerance, lineUncertainty)
+        let number = fittedNumber(atOrBefore: time + early)
+        let delay = time - fittedTime(ofNumber: number)
+        let allowed = max(largestDelay * 2, Self.stabilityTolerance) + early
+        return delay >= -early && delay <= allowed && fittedTime(ofNumber: number) > call
+    }
+
     /// Offers the time a blocking present returned. Returns whether it fits the grid (false while
     /// the window is still filling, or for a return the grid cannot explain).
     @discardableResult

@@ -60,6 +60,9 @@ public struct FrameReport: Codable, Hashable, Sendable {
     public var pacing: String
     /// The most recent drop events.
     public var drops: [Drop]
+    /// Input-to-screen latency, when input was measured (nil otherwise, and in reports written
+    /// before it was measured).
+    public var inputLatency: InputLatency? = nil
 
     /// A few lines for a terminal.
     public var summary: String {
@@ -75,6 +78,12 @@ public struct FrameReport: Codable, Hashable, Sendable {
                 + "p90 \(ms(frameTimeP90Milliseconds)) p99 \(ms(frameTimeP99Milliseconds)) "
                 + "max \(ms(frameTimeMaxMilliseconds)) ms",
         ]
+        if let inputLatency {
+            lines.append(
+                "input to screen: mean \(ms(inputLatency.meanMilliseconds)) p50 \(ms(inputLatency.p50Milliseconds)) "
+                    + "p99 \(ms(inputLatency.p99Milliseconds)) max \(ms(inputLatency.maxMilliseconds)) ms "
+                    + "(\(inputLatency.events) input events)")
+        }
         if !pacing.isEmpty { lines.append("pacing: \(pacing)") }
         for drop in drops.suffix(5) {
             let head = "  frame \(drop.frame): \(ms(drop.intervalMilliseconds)) ms, \(drop.droppedFrames) dropped — "

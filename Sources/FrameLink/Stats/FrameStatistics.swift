@@ -58,6 +58,24 @@ public final class FrameStatistics {
     /// The longest frame interval recorded.
     public var longestFrameTime: Duration { .nanoseconds(longestIntervalNanoseconds) }
 
+    /// The number of input events whose latency to the screen was measured (see
+    /// ``FrameLoop/noteInput(at:)``).
+    public private(set) var inputEvents = 0
+
+    /// The input-to-screen latency at `percentile` (0–100): from an input event to when the frame
+    /// that read it was shown. Zero before any input was measured.
+    public func inputLatency(atPercentile percentile: Double) -> Duration {
+        inputEvents > 0 ? .nanoseconds(Int64(latencyHistogram.valueAtPercentile(percentile))) : .zero
+    }
+
+    /// The mean input-to-screen latency (zero before any input was measured).
+    public var meanInputLatency: Duration {
+        inputEvents > 0 ? .nanoseconds(Int64(latencyHistogram.mean.rounded())) : .zero
+    }
+
+    /// The longest input-to-screen latency measured.
+    public var longestInputLatency: Duration { .nanoseconds(longestLatencyNanoseconds) }
+
     /// The most recent drop events, oldest first (up to ``dropHistoryLimit``).
     public private(set) var drops: [FrameDrop] = []
 
@@ -81,6 +99,9 @@ public final class FrameStatistics {
 
     private var histogram = Histogram<UInt64>(
         lowestDiscernibleValue: 1_000, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
+    private var latencyHistogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1_000, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
+    private var longestLatencyNanoseconds: Int64 = 0
     private var longestHitchNanoseconds: Int64 = 0
     private var totalHitchNanoseconds: Int64 = 0
     private var elapsedNanoseconds: Int64 = 0
@@ -156,6 +177,9 @@ public final class FrameStatistics {
         elapsedNanoseconds = 0
         longestIntervalNanoseconds = 0
         histogram.reset()
+        latencyHistogram.reset()
+        inputEvents = 0
+        longestLatencyNanoseconds = 0
         drops.removeAll()
         recent.removeAll()
     }
@@ -172,7 +196,21 @@ public final class FrameStatistics {
             frameTimeP99Milliseconds: frameTime(atPercentile: 99).secondsValue * 1e3,
             frameTimeMaxMilliseconds: Double(longestIntervalNanoseconds) / 1e6,
             pacing: pacingDescription,
-            drops: drops.map(FrameReport.Drop.init))
+            drops: drops.map(FrameReport.Drop.init),
+            inputLatency: inputEvents > 0
+                ? FrameReport.InputLatency(
+                    events: inputEvents, meanMilliseconds: meanInputLatency.secondsValue * 1e3,
+                    p50Milliseconds: inputLatency(atPercentile: 50).secondsValue * 1e3,
+                    p99Milliseconds: inputLatency(atPercentile: 99).secondsValue * 1e3,
+                    maxMilliseconds: Double(longestLatencyNanoseconds) / 1e6) : nil)
+    }
+
+    /// Records one input event's latency to the screen, in nanoseconds (ignored if negative).
+    func recordInputLatency(_ nanoseconds: Int64) {
+        guard nanoseconds >= 0 else { return }
+        inputEvents += 1
+        longestLatencyNanoseconds = max(longestLatencyNanoseconds, nanoseconds)
+        latencyHistogram.record(UInt64(min(max(nanoseconds, 1_000), 3_600_000_000_000)))
     }
 
     /// A short human-readable summary of the figures.
