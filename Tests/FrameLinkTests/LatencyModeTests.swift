@@ -99,3 +99,67 @@ struct LatencyModeTests {
         #expect(late.pacing.hasPrefix("vsync"), "\(late.pacing)")
     }
 }
+
+/// Latency mode's edges: with the automatic frame rate, bad input times, and waits that must end.
+@MainActor
+@Suite("Latency mode and waits: edges")
+struct LatencyModeEdgeTests {
+    @Test("latency mode's wait is not frame cost: the automatic frame rate keeps every vsync")
+    func automaticFrameRate() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz30, phase: .milliseconds(2)), jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        source.automaticFrameRate = true
+        let loop = FrameLoop(source: source)
+        loop.minimizesInputLatency = true
+        DisplayLink { _ in lab.work(for: .milliseconds(3)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 2_000)
+        #expect(source.presentInterval == 1, "\(source.pacingDescription)")
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
+
+    @Test("an input time far in the past is measured, not a crash; input outside a frame is ignored")
+    func extremeInputTimes() {
+        let source = ManualFrameSource(refreshRate: .hz60)
+        let loop = FrameLoop(source: source)
+        loop.noteInput(at: .zero)  // outside a frame
+        DisplayLink { _ in loop.noteInput(at: FrameInstant(nanoseconds: .min)) }.add(to: loop, forMode: .common)
+        source.advance(frames: 5)
+        #expect(loop.statistics.inputEvents == 4)  // frames 1–4's input, booked at frames 2–5
+        #expect(loop.statistics.longestInputLatency > .zero)
+    }
+
+    @Test("an idle wait on virtual time with an input check and no timer ends: virtual time waits for no input")
+    func idleOnVirtualTime() {
+        let clock = VirtualClock()
+        let source = DeadlineSource(refreshRate: .hz60, clock: clock)
+        source.inputPending = { false }
+        let loop = FrameLoop(source: source)
+        loop.runFrame()
+        loop.runFrame()
+        #expect(loop.frameIndex == 2)
+        #expect(clock.now <= 8_000_000, "one idle slice each, at most")
+    }
+
+    @Test("asking for a pacing during the phase probe ends the probe: pacing off means back to back")
+    func requestedPacingEndsTheProbe() {
+        let lab = DisplayLab(refresh: .none)
+        lab.presentCost = .milliseconds(6)
+        let source = lab.makeSource(nominalRate: .hz60)
+        source.capsAtDisplayRefreshRate = true  // held to 60 Hz, the presents' returns echo that: probed
+        let loop = FrameLoop(source: source)
+        var stamps: [Int64] = []
+        DisplayLink { link in
+            lab.work(for: .milliseconds(3))
+            stamps.append(link.timestamp.nanoseconds)
+            if source.reason.hasPrefix("present blocks; checking") && source.pacing == .automatic {
+                source.pacing = .unpaced
+            }
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(source.pacing == .unpaced, "the probe started: \(source.reason)")
+        let last = stamps.suffix(20)
+        let intervals = zip(last.dropFirst(), last).map { $0 - $1 }
+        #expect(intervals.allSatisfy { $0 == 9_000_000 }, "back to back: \(intervals)")
+    }
+}

@@ -121,9 +121,13 @@ public final class FrameLoop {
     /// `instant` to when the frame is shown (its ``targetTimestamp``, later by the refreshes the
     /// display missed if it was late). Call it from the event handler or an input link, with the
     /// event's own time (or the time it was pumped). A host calls it for its input events.
+    ///
+    /// Input is measured in frames that follow a frame: input read in an idle frame (no display
+    /// link active: the key press that wakes the loop) or in the frame before a ``resync()`` is
+    /// not, and calls outside a frame, or past 64 in one frame, are ignored.
     public func noteInput(at instant: FrameInstant) {
         guard isInFrame, frameInputs.count < frameInputs.capacity else { return }
-        frameInputs.append(instant.nanoseconds)
+        frameInputs.append(max(0, instant.nanoseconds))
     }
 
     /// The host's event pump, run at the start of every frame before ``eventHandler``.
@@ -294,6 +298,11 @@ public final class FrameLoop {
             }
             // The last frame's input reached the screen at its target, or as many refreshes later
             // as the display showed an old frame again.
+            // A frame that really missed its vsync (the present's own cost, work after the render
+            // phase) widens latency mode's margin as a predicted overrun does.
+            if minimizesInputLatency && record.droppedFrames > 0 {
+                latency.noteMiss(period: source.refreshRate.periodNanoseconds)
+            }
             let shown = shownInputsTarget + Int64(record.droppedFrames) * source.refreshRate.periodNanoseconds
             for age in 0..<shownInputs.count { statistics.recordInputLatency(shown - shownInputs[age: age]) }
         }
@@ -320,6 +329,7 @@ public final class FrameLoop {
             periodNanoseconds: refreshRate.periodNanoseconds, maximumDeltaNanoseconds: maximumFrameDeltaNanoseconds,
             resynchronizes: isResynchronizing)
         let workStart = source.now.nanoseconds
+        source.beginWork(at: FrameInstant(nanoseconds: workStart))
         var mark = workStart
 
         // Events: the host's pump, the event handler, input links.

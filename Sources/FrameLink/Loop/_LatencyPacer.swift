@@ -27,8 +27,6 @@ struct _LatencyPacer {
     /// The safety margin now, in nanoseconds.
     private(set) var margin = initialMargin
     private var framesWithRoom = 0
-    /// The frames that ran past their target since latency mode was turned on.
-    private(set) var misses = 0
 
     /// The latest time a frame targeting `target` may begin (nanoseconds on the source's timeline),
     /// or nil while costs are still being learnt.
@@ -42,7 +40,6 @@ struct _LatencyPacer {
         costs.append(max(0, cost))
         let overrun = start + cost - target
         if overrun > 0 {
-            misses += 1
             framesWithRoom = 0
             margin = min(max(margin * 2, margin + overrun), max(Self.minimumMargin, period / 2))
         } else {
@@ -54,7 +51,14 @@ struct _LatencyPacer {
         }
     }
 
-    /// Starts over (latency mode turned on again, or the display changed).
+    /// Takes in a frame the display really showed late (a drop booked while in latency mode): the
+    /// margin widens as for a predicted overrun.
+    mutating func noteMiss(period: Int64) {
+        framesWithRoom = 0
+        margin = min(margin * 2, max(Self.minimumMargin, period / 2))
+    }
+
+    /// Starts over (latency mode turned off and on again).
     mutating func reset() {
         costs.removeAll()
         margin = Self.initialMargin

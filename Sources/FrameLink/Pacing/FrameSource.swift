@@ -7,7 +7,8 @@
 ///    on vsync.
 /// 2. **Wait**: ``nextFrameWait()`` (while a display link is active) or ``idleWait(until:)`` (while
 ///    none is) says until when; the loop's ``FrameWaiter`` does the waiting, so no source sleeps or
-///    spins itself.
+///    spins itself (one exception: a ``PresentSource`` presenting on every 2nd vsync holds the
+///    present until the vsync in between has passed).
 /// 3. **Timestamp**: ``beginFrame()`` gives the frame's timestamp once the wait is over: a vsync of
 ///    the fitted grid, the deadline reached, or a virtual grid point.
 ///
@@ -57,6 +58,11 @@ public protocol FrameSource: AnyObject {
     /// after the wait.
     func beginFrame() -> FrameInstant
 
+    /// Called when the frame's work begins: right after ``beginFrame()``, or after latency mode's
+    /// wait (``FrameLoop/minimizesInputLatency``). A source that measures frame costs measures them
+    /// from here. The default does nothing.
+    func beginWork(at instant: FrameInstant)
+
     /// Called when a loop starts using the source. The default does nothing.
     func attach(to loop: FrameLoop)
 
@@ -100,6 +106,9 @@ extension FrameSource {
 
     /// `nil`: idle waits last until their deadline.
     public var inputPending: (@MainActor () -> Bool)? { nil }
+
+    /// Does nothing: the source measures no frame costs.
+    public func beginWork(at instant: FrameInstant) {}
 
     /// True: frames may begin late.
     public var acceptsLateFrames: Bool { true }

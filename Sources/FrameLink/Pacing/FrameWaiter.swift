@@ -160,7 +160,10 @@ public final class FrameWaiter {
             }
             if spin == nil { adapt(oversleep: clock.nanoseconds() - wake, period: period) }
         }
-        if !isRealTime { clock.sleep(untilNanoseconds: deadline) }
+        if !isRealTime {
+            clock.sleep(untilNanoseconds: deadline)
+            return
+        }
         while clock.nanoseconds() < deadline {}
     }
 
@@ -179,7 +182,8 @@ public final class FrameWaiter {
             var wake = current + slice
             if let deadline { wake = min(wake, deadline) }
             clock.sleep(untilNanoseconds: wake)
-            if deadline == nil, inputPending == nil { break }
+            // With nothing to wait for, or on virtual time (which no input moves), one slice.
+            if deadline == nil, inputPending == nil || !clock.sleepsInRealTime { break }
         }
     }
 

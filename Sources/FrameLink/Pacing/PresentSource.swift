@@ -90,9 +90,17 @@ public final class PresentSource: FrameSource {
         didSet {
             guard displayRefreshRate != oldValue else { return }
             vsyncIsFasterThanDisplay = false
+            // Another display: what was found about the old one's presents no longer holds.
+            let presentWasSlow = returnsFollowFrames
             returnsFollowFrames = false
-            judgeVsyncRate()
-            if mode == .deadline && !grid.isUsable || vsyncIsFasterThanDisplay {
+            phaseProbe = nil
+            pacedReturns.removeAll()
+            if presentWasSlow { keepsNoPhase = false }
+            // The grid still measures the old display until returns stop fitting it and it
+            // re-locks: the rate is judged again from the next fit, not from it.
+            rateJudgedAfterRelocks = grid.relocks
+            measuredRefreshRate = nil
+            if mode == .deadline && (!grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
             }
         }
@@ -346,7 +354,7 @@ public final class PresentSource: FrameSource {
     /// FIFO swap chain goes out at the first vsync after it is called).
     public func presentFrame() {
         if let lastTimestamp {
-            noteFrameCost(now.nanoseconds - lastTimestamp)
+            noteFrameCost(now.nanoseconds - frameStart)
             if mode == .vsync && presentInterval > 1 {
                 clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + currentPeriod * 3 / 2)
             }
@@ -383,9 +391,10 @@ public final class PresentSource: FrameSource {
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
 
-        if var probe = phaseProbe {
+        if var probe = phaseProbe, pacing == .automatic, mode == .deadline {
             // The phase probe: paced by deadline, off the grid; returns that do not fit are noted.
             if blocked && probe.remaining < Self.phaseProbeFrames {
+                probe.measured += 1
                 // How far from the grid's vsync the present returned (a return just before one,
                 // within the line's error, counts as on it). The first present of the probe was
                 // called before frames moved: it does not count.
@@ -472,6 +481,12 @@ public final class PresentSource: FrameSource {
         return FrameInstant(nanoseconds: timestamp)
     }
 
+    /// Notes when the frame's work began (after a latency-mode wait): frame costs, for the
+    /// automatic frame rate and the phase probe, run from here.
+    public func beginWork(at instant: FrameInstant) {
+        frameStart = instant.nanoseconds
+    }
+
     /// Remembers the loop (for its deadline pacer).
     public func attach(to loop: FrameLoop) {
         deadline.attach(to: loop)
@@ -521,7 +536,8 @@ public final class PresentSource: FrameSource {
             gridGeneration = grid.relocks
             forgetGridPosition()
         }
-        if grid.hasGrid && grid.isStable != false {
+        // (Not from the old display's fit after a display change: see rateJudgedAfterRelocks.)
+        if grid.hasGrid && grid.isStable != false && (rateJudgedAfterRelocks.map { grid.relocks > $0 } ?? true) {
             measuredRefreshRate = FrameRate(framesPerSecond: 1e9 / grid.period)
         }
         judgeVsyncRate()
@@ -599,6 +615,11 @@ public final class PresentSource: FrameSource {
         var number = grid.number(atOrBefore: now.nanoseconds + (blocked ? _VsyncGrid.earlyTolerance : 0))
         if !blocked { number += 1 }
         if let last = lastVsyncNumber, number <= last { number = last + 1 }
+        // Coming onto the grid from frames timed otherwise (a deadline grid, the phase probe's
+        // shifted frames): never a frame less than half a period after the last one.
+        if lastVsyncNumber == nil, let lastTimestamp {
+            while grid.time(ofNumber: number) < lastTimestamp + currentPeriod / 2 { number += 1 }
+        }
         boundary = .vsync(called: called, number: number, blocked: blocked, locksDeadline: locksDeadline)
         let time = grid.time(ofNumber: number)
         return time > now.nanoseconds ? .sleep(until: FrameInstant(nanoseconds: time)) : .none
@@ -648,6 +669,7 @@ public final class PresentSource: FrameSource {
     // MARK: Detection
 
     private func applyRequestedPacing() {
+        phaseProbe = nil
         switch pacing {
         case .vsync: switchMode(to: .vsync, because: "vsync requested")
         case .deadline: switchMode(to: .deadline, because: "deadline pacing requested")
@@ -668,10 +690,20 @@ public final class PresentSource: FrameSource {
     /// Judges the fitted grid's rate against the display's (see ``vsyncIsFasterThanDisplay``).
     private func judgeVsyncRate() {
         guard grid.hasGrid, grid.period > 0 else { return }
+        if let relocks = rateJudgedAfterRelocks {
+            guard grid.relocks > relocks else { return }
+            rateJudgedAfterRelocks = nil
+        }
         let faster = 1e9 / grid.period > (displayRefreshRate.framesPerSecond + 1) * 1.005
         // Returns of presents whose calls the source timed come at the source's rate, whatever
-        // the present's own: they never clear the verdict.
-        if faster || !returnsWerePaced { vsyncIsFasterThanDisplay = faster }
+        // the present's own: they do not clear the verdict, they only cast doubt on it (the phase
+        // probe then decides).
+        if faster || !returnsWerePaced {
+            vsyncIsFasterThanDisplay = faster
+            fasterVerdictDoubted = false
+        } else {
+            fasterVerdictDoubted = vsyncIsFasterThanDisplay
+        }
     }
 
     private func detect() {
@@ -682,6 +714,18 @@ public final class PresentSource: FrameSource {
         func emulated() -> String {
             "present blocks for \(Milliseconds(median)) ms, but its returns keep no phase: an emulated "
                 + "vsync (as under Xvfb), paced by deadline"
+        }
+        if mode == .deadline, let probe = phaseProbe {
+            if probe.remaining <= 0 { concludePhaseProbe(probe, median: median) }
+            return
+        }
+        if vsyncIsFasterThanDisplay && median * 4 >= period && fasterVerdictDoubted && mode == .deadline
+            && grid.isStable == true && lastReturnFits && !returnsFollowFrames
+        {
+            // Returns of presents the source timed now fit a grid no faster than the display (after
+            // a move to another display, say): the probe tells whether it is the display's vsync.
+            startPhaseProbe()
+            return
         }
         if vsyncIsFasterThanDisplay && median * 4 >= period {
             // Built only when it is said.
@@ -697,9 +741,7 @@ public final class PresentSource: FrameSource {
         }
         switch mode {
         case .deadline:
-            if let probe = phaseProbe {
-                if probe.remaining <= 0 { concludePhaseProbe(probe, median: median) }
-            } else if median * 4 >= period && grid.isStable == true && !returnsFollowFrames {
+            if median * 4 >= period && grid.isStable == true && !returnsFollowFrames {
                 if receivesPresentationFeedback || !returnsWerePaced {
                     // The grid comes from presentation feedback, or from returns of presents that
                     // paced the frames themselves: it is the display's.
@@ -730,13 +772,16 @@ public final class PresentSource: FrameSource {
 
     // MARK: The phase probe
 
-    /// Frames of the phase probe: 12, enough for three returns in a row that do not fit (a
-    /// re-lock) with room to spare, and a fifth of a second at 60 Hz.
+    /// Frames of the phase probe: 12, a fifth of a second at 60 Hz. The first one's present was
+    /// called before frames moved, so 11 presents are measured.
     static let phaseProbeFrames = 12
+
+    /// Blocking presents a probe needs to conclude: 4 of its 11.
+    static let phaseProbeMinimumSamples = 4
 
     /// The phase probe under way: frames left, the closest any blocking present's return came to
     /// a vsync of the grid, and the grid's re-lock count when it began.
-    private var phaseProbe: (remaining: Int, closest: Int64, relocks: Int)?
+    private var phaseProbe: (remaining: Int, closest: Int64, measured: Int, relocks: Int)?
 
     /// For each of the last 16 presents, 1 if it returned on the vsync after its call.
     private var onVsyncReturns = _Ring(capacity: 16)
@@ -767,6 +812,14 @@ public final class PresentSource: FrameSource {
         case .unpaced: return true
         }
     }
+
+    /// After a display change, the grid's re-lock count then: the rate is not judged until the
+    /// grid re-locks (its fit is the old display's until then).
+    private var rateJudgedAfterRelocks: Int?
+
+    /// Whether a grid of returns whose calls the source timed says the vsync is no faster than the
+    /// display, against the standing verdict: the phase probe decides.
+    private var fasterVerdictDoubted = false
 
     /// Whether the source chose when the last present was called (a deadline wait or a hold before
     /// it), and the frames since a present so called blocked (up to the grid's window).
@@ -804,20 +857,26 @@ public final class PresentSource: FrameSource {
     /// off the fitted grid. A real vsync's returns stay on its grid wherever present is called; a
     /// slow or throttled present's returns move with the calls and stop fitting it.
     private func startPhaseProbe() {
-        phaseProbe = (Self.phaseProbeFrames, .max, grid.relocks)
+        phaseProbe = (Self.phaseProbeFrames, .max, 0, grid.relocks)
         // Frames that begin so that, with the last frame's time from its start to its present's
         // return, the returns would land half a period off the grid's vsyncs.
         let period = Int64(grid.period.rounded())
         var start = grid.time(ofNumber: grid.number(atOrBefore: now.nanoseconds) + 2) + period / 2 - returnOffset
-        while start <= now.nanoseconds { start += period }
+        // Never sooner than a period after this frame began: the probe delays frames, it never
+        // brings one forward (frames never come faster than the display).
+        while start < now.nanoseconds + period { start += period }
         deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
         reason = "present blocks; checking that its returns keep the display's phase when frames move"
     }
 
     /// Ends the phase probe: vsync pacing when the returns kept fitting the grid, deadline pacing
     /// for good (until the display changes) when they moved with the frames.
-    private func concludePhaseProbe(_ probe: (remaining: Int, closest: Int64, relocks: Int), median: Int64) {
+    private func concludePhaseProbe(
+        _ probe: (remaining: Int, closest: Int64, measured: Int, relocks: Int), median: Int64
+    ) {
         phaseProbe = nil
+        // Too few presents blocked during the probe (a window hidden meanwhile) to say anything.
+        guard probe.measured >= Self.phaseProbeMinimumSamples || grid.relocks != probe.relocks else { return }
         // A vsync's presents return on the grid wherever they are called: some return within a
         // quarter period of a vsync (at once, or after the jitter). Presents that returned
         // half a period off, as called, follow the calls.
@@ -835,6 +894,8 @@ public final class PresentSource: FrameSource {
             FrameLinkLogging.logger.notice("pacing: \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
         } else if grid.isStable == true {
             keepsNoPhase = false
+            vsyncIsFasterThanDisplay = false
+            fasterVerdictDoubted = false
             promoteToVsync(median: median)
         }
     }

@@ -5,7 +5,7 @@ import CFrameLinkShims
 #endif
 
 /// Raises the waiting thread to real-time scheduling for one frame's wait and lowers it after (see
-/// ``WaitScheduling``). One per source: it remembers what the system granted, and does not ask
+/// ``WaitScheduling``). One per waiter: it remembers what the system granted, and does not ask
 /// again after a refusal.
 @MainActor
 package struct _RealTimeWait {

@@ -10,10 +10,10 @@ public protocol PacingClock: AnyObject {
 
     /// Whether the clock is the real passage of time, so that sleeping on it takes that long.
     ///
-    /// A real clock is paced as the system clock is: ``DeadlineSource`` serves the main queue while
-    /// it sleeps, spins on the clock without sleeping, and asks for real-time scheduling for the
-    /// wait. A virtual clock (false) sleeps straight to the deadline, and the main queue is left
-    /// alone: a wait on virtual time takes no real time.
+    /// A real clock is paced as the system clock is: the loop's ``FrameWaiter`` serves the main
+    /// queue while it sleeps, spins on the clock without sleeping, and asks for real-time
+    /// scheduling for the wait. A virtual clock (false) sleeps straight to the deadline: a wait on
+    /// virtual time takes no real time, and main-queue work is only run without waiting.
     var sleepsInRealTime: Bool { get }
 }
 
