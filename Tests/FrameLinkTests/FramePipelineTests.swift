@@ -46,9 +46,9 @@ struct FramePipelineTests {
             return .sleep(until: deadline ?? now)
         }
 
-        func beginFrame() -> FrameInstant {
+        func beginFrame(at instant: FrameInstant) -> FrameInstant {
             steps.append("timestamp")
-            return now
+            return instant
         }
     }
 

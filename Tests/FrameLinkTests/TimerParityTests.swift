@@ -263,5 +263,5 @@ final class RecordingIdleSource: FrameSource {
         return deadline.map { .sleep(until: $0) } ?? .none
     }
 
-    func beginFrame() -> FrameInstant { now }
+    func beginFrame(at instant: FrameInstant) -> FrameInstant { instant }
 }

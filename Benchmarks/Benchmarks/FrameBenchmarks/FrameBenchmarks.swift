@@ -16,7 +16,7 @@ final class RealClockSource: FrameSource {
         .sleep(until: FrameInstant(nanoseconds: clock.nanoseconds() + refreshRate.periodNanoseconds))
     }
 
-    func beginFrame() -> FrameInstant { now }
+    func beginFrame(at instant: FrameInstant) -> FrameInstant { instant }
 
     func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         FrameInstant(nanoseconds: timestamp.nanoseconds + frames * refreshRate.periodNanoseconds)

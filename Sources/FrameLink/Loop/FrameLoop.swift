@@ -277,13 +277,13 @@ public final class FrameLoop {
             isFrame
             ? source.nextFrameWait()
             : source.idleWait(until: timers.idleWake(mask: activeMask).map(FrameInstant.init(nanoseconds:)))
-        waiter.wait(
+        let waitEnd = waiter.wait(
             wait, on: source, servesMainQueue: drainsMainQueue, periodNanoseconds: source.refreshRate.periodNanoseconds,
             drainMainQueue: drainMainQueue)
 
         // Timestamp: the pacer's time for the frame (the vsync it went out on, the deadline
         // reached, the grid point); the interval that ended is booked with the last frame's blame.
-        let frameTime = source.beginFrame()
+        let frameTime = source.beginFrame(at: waitEnd)
         frameIndex += 1
         let previous = timestamp
         timestamp = frameTime
@@ -315,7 +315,7 @@ public final class FrameLoop {
             let latest = latency.latestStart(target: target),
             latest > source.now.nanoseconds
         {
-            waiter.wait(
+            _ = waiter.wait(
                 .deadline(FrameInstant(nanoseconds: latest)), on: source, servesMainQueue: drainsMainQueue,
                 periodNanoseconds: source.refreshRate.periodNanoseconds, drainMainQueue: drainMainQueue)
         }

@@ -89,9 +89,10 @@ public final class DeadlineSource: FrameSource {
         return .idle(until: deadline)
     }
 
-    /// The time now: the deadline reached (or the moment a little-late frame was taken).
-    public func beginFrame() -> FrameInstant {
-        let reached = now
+    /// The moment the wait ended: the deadline reached (or the moment a little-late frame was
+    /// taken).
+    public func beginFrame(at instant: FrameInstant) -> FrameInstant {
+        let reached = instant
         if wasIdle { noteIdleEnded(at: reached) }
         return reached
     }

@@ -9,7 +9,7 @@
 ///    none is) says until when; the loop's ``FrameWaiter`` does the waiting, so no source sleeps or
 ///    spins itself (one exception: a ``PresentSource`` presenting on every 2nd vsync holds the
 ///    present until the vsync in between has passed).
-/// 3. **Timestamp**: ``beginFrame()`` gives the frame's timestamp once the wait is over: a vsync of
+/// 3. **Timestamp**: ``beginFrame(at:)`` gives the frame's timestamp once the wait is over: a vsync of
 ///    the fitted grid, the deadline reached, or a virtual grid point.
 ///
 /// FrameLink ships ``ManualFrameSource`` (virtual time, for deterministic tests),
@@ -55,10 +55,12 @@ public protocol FrameSource: AnyObject {
     var inputPending: (@MainActor () -> Bool)? { get }
 
     /// Begins the frame that the last wait led to and returns its timestamp: called once, right
-    /// after the wait.
-    func beginFrame() -> FrameInstant
+    /// after the wait, which ended at `instant` (read by the waiter the moment the wait was over,
+    /// before it gave up real-time priority: a thread lowered to normal priority on a busy machine
+    /// can wait milliseconds for a core before it reads the clock again).
+    func beginFrame(at instant: FrameInstant) -> FrameInstant
 
-    /// Called when the frame's work begins: right after ``beginFrame()``, or after latency mode's
+    /// Called when the frame's work begins: right after ``beginFrame(at:)``, or after latency mode's
     /// wait (``FrameLoop/minimizesInputLatency``). A source that measures frame costs measures them
     /// from here. The default does nothing.
     func beginWork(at instant: FrameInstant)

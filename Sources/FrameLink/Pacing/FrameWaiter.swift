@@ -101,12 +101,14 @@ public final class FrameWaiter {
     /// Creates a waiter with an adaptive spin and real-time scheduling on.
     public init() {}
 
-    /// Waits as `wait` says, on `source`'s clock and timeline. `servesMainQueue` runs main-queue
-    /// work that arrives during a real-time sleep (on the process main thread only).
+    /// Waits as `wait` says, on `source`'s clock and timeline, and returns when the wait ended on
+    /// that timeline (read while the thread still held real-time priority, for a deadline).
+    /// `servesMainQueue` runs main-queue work that arrives during a real-time sleep (on the
+    /// process main thread only).
     func wait(
         _ wait: FrameWait, on source: any FrameSource, servesMainQueue: Bool, periodNanoseconds: Int64,
         drainMainQueue: () -> Void
-    ) {
+    ) -> FrameInstant {
         let clock = source.clock
         let epoch = source.epochNanoseconds
         let isRealTime = clock.sleepsInRealTime
@@ -114,7 +116,7 @@ public final class FrameWaiter {
         let serves = servesMainQueue && Thread.isMainThread
         switch wait {
         case .none:
-            return
+            break
         case .sleep(let instant):
             let wake = epoch + instant.nanoseconds
             if !isRealTime {
@@ -127,12 +129,14 @@ public final class FrameWaiter {
             }
         case .deadline(let instant):
             if !isRealTime && serves { MainQueueDrain.drainWithoutWaiting() }
-            sleepAndSpin(
+            let reached = sleepAndSpin(
                 until: epoch + instant.nanoseconds, on: clock, isRealTime: isRealTime, serves: serves && isRealTime,
                 period: periodNanoseconds)
+            return FrameInstant(nanoseconds: reached - epoch)
         case .idle(let until):
             idle(until: until.map { epoch + $0.nanoseconds }, on: clock, source: source, drainMainQueue: drainMainQueue)
         }
+        return FrameInstant(nanoseconds: clock.nanoseconds() - epoch)
     }
 
     /// Sleeps until `spin` before `deadline` (clock nanoseconds), then spins to it, at real-time
@@ -140,7 +144,7 @@ public final class FrameWaiter {
     /// late, as a real one does), but the spin is a jump: spinning on virtual time would never end.
     private func sleepAndSpin(
         until deadline: Int64, on clock: any PacingClock, isRealTime: Bool, serves: Bool, period: Int64
-    ) {
+    ) -> Int64 {
         let spinNanoseconds = spin?.wholeNanoseconds ?? adaptiveSpin
         // The wait and the spin run at real-time priority where granted, and only they do.
         let raised = isRealTime && realTimeWait.begin(wanted: usesRealTimeScheduling)
@@ -162,9 +166,13 @@ public final class FrameWaiter {
         }
         if !isRealTime {
             clock.sleep(untilNanoseconds: deadline)
-            return
+            return clock.nanoseconds()
         }
-        while clock.nanoseconds() < deadline {}
+        // The time reached is read here, still at real-time priority (the deferred lowering runs
+        // after it).
+        var reached = clock.nanoseconds()
+        while reached < deadline { reached = clock.nanoseconds() }
+        return reached
     }
 
     /// Sleeps in slices of at most ``idleSlice`` until `deadline` (clock nanoseconds) or input;

@@ -202,9 +202,9 @@ public final class ManualFrameSource: FrameSource {
     }
 
     /// The virtual time the wait reached: the frame's timestamp.
-    public func beginFrame() -> FrameInstant {
-        lastFrameTime = now.nanoseconds
-        return now
+    public func beginFrame(at instant: FrameInstant) -> FrameInstant {
+        lastFrameTime = instant.nanoseconds
+        return instant
     }
 
     /// While replaying, the drops recorded for the interval that just ended (a vsync-locked source

@@ -266,7 +266,7 @@ public final class PresentSource: FrameSource {
     public var now: FrameInstant { deadline.now }
 
     /// What ends the wait and gives the frame its timestamp, decided by ``nextFrameWait()`` or
-    /// ``idleWait(until:)`` and carried out by ``beginFrame()``.
+    /// ``idleWait(until:)`` and carried out by ``beginFrame(at:)``.
     private enum Boundary {
         /// The moment present returned (pacing off, start-up probing).
         case presentEnd
@@ -450,7 +450,7 @@ public final class PresentSource: FrameSource {
 
     /// The frame's timestamp, now that the wait is over: the vsync of the grid in vsync mode, the
     /// deadline reached in deadline mode.
-    public func beginFrame() -> FrameInstant {
+    public func beginFrame(at instant: FrameInstant) -> FrameInstant {
         let timestamp: Int64
         switch boundary {
         case .presentEnd:
@@ -459,15 +459,15 @@ public final class PresentSource: FrameSource {
             timestamp = presentEnd
             deadline.lockGrid(to: FrameInstant(nanoseconds: presentEnd))
         case .deadline:
-            timestamp = now.nanoseconds
+            timestamp = instant.nanoseconds
         case .now(let locksDeadline):
-            timestamp = now.nanoseconds
+            timestamp = instant.nanoseconds
             if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
         case .vsync(let called, let number, let blocked, let locksDeadline):
             timestamp = vsyncTimestamp(called: called, number: number, blocked: blocked)
             if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
         case .idle:
-            let woke = now
+            let woke = instant
             deadline.noteIdleEnded(at: woke)
             lastTimestamp = nil
             forgetGridPosition()
