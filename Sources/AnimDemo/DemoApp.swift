@@ -141,8 +141,11 @@ final class DemoApp {
         if let path = options.reportPath { OutputFile.expect("the report", at: path) }
         if let path = options.logPath {
             OutputFile.expect("the frame log", at: path)
+            // Room for the run up front (no growth mid-run), up to a minute at 240 Hz; a longer
+            // log grows as it goes rather than reserving gigabytes before the first frame.
             host.loop.frameLog = FrameLog(
-                periodNanoseconds: host.loop.refreshRate.periodNanoseconds, capacity: options.frames ?? 3_600)
+                periodNanoseconds: host.loop.refreshRate.periodNanoseconds,
+                capacity: min(options.frames ?? 3_600, 14_400))
         }
         InterruptSignal.loopWillRun()
         let firstFrame = host.loop.frameIndex
