@@ -325,7 +325,8 @@ public final class FrameLoop {
         if let frameLog, frameLog.recordsCallbacks, measuresCallbacks { blame.callbackLog = frameLog }
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
         let linkFrame = _LinkFrame(
-            index: frameIndex, timestamp: frameTime, targetTimestamp: targetTimestamp, refreshRate: refreshRate,
+            index: frameIndex, timestamp: frameTime, targetTimestamp: FrameInstant(nanoseconds: target),
+            refreshRate: refreshRate,
             periodNanoseconds: refreshRate.periodNanoseconds, maximumDeltaNanoseconds: maximumFrameDeltaNanoseconds,
             resynchronizes: isResynchronizing)
         let workStart = source.now.nanoseconds

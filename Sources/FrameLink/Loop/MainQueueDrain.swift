@@ -151,35 +151,6 @@ package enum MainQueueDrain {
         #endif
     }
 
-    /// Runs main-queue work for a source on virtual time: at once, and then, only while work keeps
-    /// running, waits up to `graceNanoseconds` at a time (at most `rounds` times) for work it handed
-    /// to other threads to come back (a `for await` that hops off the main actor and back). With no
-    /// main-actor work in flight it never waits: replaying a long log costs no real time.
-    static func drainForVirtualTime(graceNanoseconds: Int64 = 200_000, rounds: Int = 8) {
-        guard Thread.isMainThread else { return }
-        var ran = runPendingWork(waitingNanoseconds: 0)
-        var round = 0
-        while ran, round < rounds {
-            ran = runPendingWork(waitingNanoseconds: graceNanoseconds)
-            round += 1
-        }
-    }
-
-    /// Runs what the main queue holds, waiting up to `timeout` nanoseconds for some to arrive;
-    /// returns whether anything ran.
-    private static func runPendingWork(waitingNanoseconds timeout: Int64) -> Bool {
-        if case .descriptor(let descriptor) = resolvedPath() {
-            guard CFrameLinkShims_waitReadable(descriptor, timeout) == 1 else { return false }
-            runMainQueue()
-            return true
-        }
-        #if canImport(CoreFoundation)
-            return CFRunLoopRunInMode(kCFRunLoopDefaultMode, Double(timeout) / 1e9, true) == .handledSource
-        #else
-            return RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: Double(timeout) / 1e9))
-        #endif
-    }
-
     /// Runs main-queue work, and the work that work queues, without waiting in real time: for
     /// sources on virtual time, whose frames must not cost real time. Each of the `rounds` checks
     /// the main queue's descriptor (on that path) and makes one run-loop pass that does not wait.

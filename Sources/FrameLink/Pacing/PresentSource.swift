@@ -376,7 +376,7 @@ public final class PresentSource: FrameSource {
         // moment: latency mode calls it so).
         let returnedOnVsync =
             mode == .vsync && grid.isUsable && grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
-        onVsyncReturns.append(returnedOnVsync ? 1 : 0)
+        onVsyncReturns.append(returnedOnVsync)
         let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
         if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
         knownDrops = nil
@@ -386,7 +386,7 @@ public final class PresentSource: FrameSource {
         logLockChanges(relocksBefore: relocks)
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
-        if blocked { pacedReturns.append(callWasPaced ? 1 : 0) }
+        if blocked { pacedReturns.append(callWasPaced) }
         callWasPaced = false
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
@@ -476,7 +476,6 @@ public final class PresentSource: FrameSource {
             return woke
         }
         lastTimestamp = timestamp
-        frameStart = now.nanoseconds
         if pacing == .automatic { detect() }
         return FrameInstant(nanoseconds: timestamp)
     }
@@ -783,15 +782,13 @@ public final class PresentSource: FrameSource {
     /// a vsync of the grid, and the grid's re-lock count when it began.
     private var phaseProbe: (remaining: Int, closest: Int64, measured: Int, relocks: Int)?
 
-    /// For each of the last 16 presents, 1 if it returned on the vsync after its call.
-    private var onVsyncReturns = _Ring(capacity: 16)
+    /// For each of the last 16 presents, whether it returned on the vsync after its call.
+    private var onVsyncReturns = _FlagWindow(capacity: 16)
 
     /// Whether at least half of the last 16 presents returned on the vsync after their call: short
     /// presents that still wait for the vsync (called just before it), not a vsync ignored.
     private var mostReturnsOnVsync: Bool {
-        var count: Int64 = 0
-        for age in 0..<onVsyncReturns.count { count += onVsyncReturns[age: age] }
-        return count * 2 >= Int64(onVsyncReturns.count) && onVsyncReturns.count > 0
+        onVsyncReturns.count > 0 && onVsyncReturns.marked * 2 >= onVsyncReturns.count
     }
 
     /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
@@ -826,20 +823,19 @@ public final class PresentSource: FrameSource {
     private var callWasPaced = false
     /// Whether the last present blocked and its return fitted the grid.
     private var lastReturnFits = false
-    /// When the last frame began (after its wait), and how long after that its present returned.
+    /// When the last frame's work began (``beginWork(at:)``), and how long after that its present
+    /// returned.
     private var frameStart: Int64 = 0
     private var returnOffset: Int64 = 0
-    /// For each of the last 96 blocking presents (the grid's stability window), 1 if the source
+    /// For each of the last 96 blocking presents (the grid's stability window), whether the source
     /// timed its call.
-    private var pacedReturns = _Ring(capacity: 96)
+    private var pacedReturns = _FlagWindow(capacity: 96)
 
     /// Whether more than a quarter of the recent blocking presents were called when the source
     /// chose (deadline waits, holds): a grid fitted to them may echo that timing. A few (the first
     /// present after a hidden window is shown again) do not matter.
     private var returnsWerePaced: Bool {
-        var paced: Int64 = 0
-        for age in 0..<pacedReturns.count { paced += pacedReturns[age: age] }
-        return paced * 4 > Int64(pacedReturns.count)
+        pacedReturns.marked * 4 > pacedReturns.count
     }
 
     /// Whether a phase probe found the returns following the frames' own pacing: a present that is
