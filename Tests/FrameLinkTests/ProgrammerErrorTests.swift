@@ -172,6 +172,15 @@ struct ProgrammerErrorTests {
         Case("DisplayLab.changeRefresh(to: 120…60 Hz)", "is above maximum") {
             DisplayLab(refresh: .fixed(.hz60)).changeRefresh(to: .variable(minimum: .hz120, maximum: .hz60))
         },
+        Case("FrameRateRange(minimum: 60, maximum: 30)", "the minimum is above the maximum") {
+            _ = FrameRateRange(minimum: 60, maximum: 30)
+        },
+        Case("FrameRateRange(minimum: 30, maximum: 60, preferred: 90)", "the preferred 90 Hz lies outside it") {
+            _ = FrameRateRange(minimum: 30, maximum: 60, preferred: 90)
+        },
+        Case("FrameRate.divided(by: 0)", "use a positive divisor") {
+            _ = FrameRate.hz60.divided(by: 0)
+        },
         Case("DisplayLab.work(for: -1 ms)", "work takes time") {
             DisplayLab(refresh: .fixed(.hz60)).work(for: .milliseconds(-1))
         },

@@ -191,6 +191,7 @@ public final class DisplayLab: PacingClock {
                 work(for: presentCost)
                 break
             }
+            frames[index].framesQueuedAhead = queue.count
             queue.append(index)
             var blocked = false
             while queue.count > buffers - 2, let next = nextRefreshTime() {
@@ -208,7 +209,8 @@ public final class DisplayLab: PacingClock {
     }
 
     /// Makes a ``PresentSource`` that presents on this display and reads this lab's clock; the lab
-    /// reports presentation feedback to it if ``providesFeedback``.
+    /// reports presentation feedback to it if ``providesFeedback``, and a variable display's range
+    /// is the source's ``PresentSource/variableRefreshRange`` (as a host that knows it would set).
     ///
     /// - Parameters:
     ///   - pacing: The source's pacing (automatic detection unless told otherwise).
@@ -221,6 +223,8 @@ public final class DisplayLab: PacingClock {
             self.present()
         }
         feedbackSource = providesFeedback ? source : nil
+        // A host that knows its display refreshes variably says so.
+        if case .variable(let minimum, let maximum) = refresh { source.variableRefreshRange = minimum...maximum }
         return source
     }
 

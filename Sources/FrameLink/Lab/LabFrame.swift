@@ -17,6 +17,10 @@ public struct LabFrame: Sendable, Equatable {
     /// before this frame: the vsyncs this frame missed. Zero for the first frame shown after the
     /// start and after the window is shown again.
     public internal(set) var missedRefreshes: Int
+    /// The frames already waiting in the swap chain, not yet shown, when this one was presented: 0
+    /// when the chain was empty, so that the frame is the only one queued and goes out at the next
+    /// refresh (or, on a variable-refresh display, at once).
+    public internal(set) var framesQueuedAhead = 0
 
     init(number: Int64, presentedAt: FrameInstant) {
         self.number = number

@@ -11,6 +11,8 @@
 ///     scene.update(dt: link.targetTimestamp - link.timestamp)
 /// }
 /// link.preferredFrameRate = .hz30     // every 2nd frame of a 60 Hz display
+/// // or a range: 48 Hz (every 3rd frame) on a 144 Hz display
+/// link.preferredFrameRateRange = FrameRateRange(minimum: 40, maximum: 50)
 /// link.add(to: loop, forMode: .common)
 /// ```
 ///
@@ -62,16 +64,40 @@ public final class DisplayLink {
         set { state.isPaused = newValue }
     }
 
-    /// The rate at which the link wants to be called, or `nil` for every frame.
+    /// The rates at which the link wants to be called, or `nil` (the default) for every frame of
+    /// its loop.
     ///
-    /// The link is called on every k-th frame of the loop's refresh, where k is the refresh rate
-    /// divided by this rate, rounded (at least 1), so the calls are evenly spaced: 30 on a 60 Hz
-    /// display is every 2nd frame; 40 on 60 Hz rounds to every 2nd frame too.
-    public var preferredFrameRate: FrameRate? {
+    /// The link is called on every k-th frame of its loop, so that its calls are evenly spaced:
+    /// the loop's rate divided by k is the even rate inside the range closest to its preferred
+    /// rate (see ``FrameRateRange``). On a 144 Hz display, a range of 60–90 Hz preferring 72 is
+    /// every 2nd frame (72 Hz), and 40–50 Hz is every 3rd (48 Hz). Links with different ranges
+    /// share the loop's frames, each at its own rate; ``frameRateChoice`` says what was chosen and
+    /// why, and so does ``FrameStatistics/frameRateChoices``.
+    public var preferredFrameRateRange: FrameRateRange? {
         didSet {
-            cachedDivisor = nil
-            state.hasPreferredFrameRate = preferredFrameRate != nil
+            cachedChoice = nil
+            state.hasPreferredFrameRate = preferredFrameRateRange != nil
         }
+    }
+
+    /// The rate at which the link wants to be called, or `nil` for every frame: a
+    /// ``preferredFrameRateRange`` of exactly this rate.
+    ///
+    /// The link is called on every k-th frame of its loop, the k that brings the loop's rate
+    /// closest to this one, so the calls are evenly spaced: 30 on a 60 Hz display is every 2nd
+    /// frame; 40 on 60 Hz is every 2nd frame too (30 Hz is closer to 40 than 60 Hz is).
+    public var preferredFrameRate: FrameRate? {
+        get { preferredFrameRateRange?.preferred }
+        set { preferredFrameRateRange = newValue.map { FrameRateRange(exactly: $0) } }
+    }
+
+    /// The rate the link is called at and why, for its ``preferredFrameRateRange`` on its loop's
+    /// current rate; `nil` without a range or outside a loop.
+    public var frameRateChoice: FrameRateChoice? {
+        guard let range = preferredFrameRateRange, let loop else { return nil }
+        var choice = range.choice(dividing: loop.refreshRate)
+        choice.subject = label ?? "link"
+        return choice
     }
 
     /// Whether the link can still be called: false after ``invalidate()``.
@@ -111,7 +137,7 @@ public final class DisplayLink {
     /// The closure; released by ``invalidate()``.
     private var callback: (@MainActor (DisplayLink) -> Void)?
     private weak var weakTarget: AnyObject?
-    private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
+    private var cachedChoice: (refresh: FrameRate, divisor: Int64)?
 
     /// The part of each frame in which the link runs (see ``LinkPhase``).
     public let phase: LinkPhase
@@ -191,12 +217,13 @@ public final class DisplayLink {
         }
     }
 
+    /// The k of ``preferredFrameRateRange`` on `refreshRate`: the link runs on every k-th frame
+    /// (cached: it changes only with the loop's rate or the range).
     func frameDivisor(refreshRate: FrameRate) -> Int64 {
-        guard let preferred = preferredFrameRate else { return 1 }
-        if let cached = cachedDivisor, cached.refresh == refreshRate { return cached.divisor }
-        let ratio = refreshRate.framesPerSecond / preferred.framesPerSecond
-        let divisor = max(1, Int64(ratio.rounded()))
-        cachedDivisor = (refreshRate, divisor)
+        guard let range = preferredFrameRateRange else { return 1 }
+        if let cached = cachedChoice, cached.refresh == refreshRate { return cached.divisor }
+        let divisor = Int64(range.choice(dividing: refreshRate).divisor ?? 1)
+        cachedChoice = (refreshRate, divisor)
         return divisor
     }
 

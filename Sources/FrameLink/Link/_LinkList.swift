@@ -16,6 +16,9 @@ final class _LinkList {
     /// The number of links in the loop (in any mode, paused or not).
     var count: Int { links.count { $0.modeMask != 0 } }
 
+    /// The links in the loop (in any mode, paused or not), in the order they were added.
+    var members: [DisplayLink] { links.filter { $0.modeMask != 0 } }
+
     /// Whether the list holds any link.
     var hasLinks: Bool { !links.isEmpty }
 

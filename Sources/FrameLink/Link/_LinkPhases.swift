@@ -13,6 +13,9 @@ final class _LinkPhases {
         return total
     }
 
+    /// The links in the loop, phase by phase, each in the order they were added.
+    var members: [DisplayLink] { lists.flatMap(\.members) }
+
     /// Whether a link of any phase runs in `mask` and is not paused: then the loop paces frames.
     func hasActiveLink(mask: UInt64) -> Bool {
         for list in lists where list.hasActiveLink(mask: mask) { return true }

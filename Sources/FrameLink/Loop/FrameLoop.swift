@@ -113,6 +113,46 @@ public final class FrameLoop {
         didSet { if minimizesInputLatency != oldValue { latency.reset() } }
     }
 
+    /// The rates the loop wants to run at, or `nil` (the default) for the source's own rate (every
+    /// refresh of the display).
+    ///
+    /// The source chooses the rate (``FrameSource/requestFrameRate(in:)``): on a display with a
+    /// fixed refresh, the even rate inside the range closest to its preferred rate, presenting on
+    /// every k-th vsync (30 on 60 Hz; 72 on 144 Hz for 60–90 Hz preferring 72; 48 on 144 Hz for
+    /// 40–50 Hz); on a variable-refresh display (``PresentSource/variableRefreshRange``) or with no
+    /// vsync, the preferred rate itself, paced by deadline: a frame cap. A cap just under a
+    /// variable-refresh display's maximum (141 on 144 Hz) keeps the swap chain from filling, so
+    /// each frame is shown as it comes and input reaches the screen sooner.
+    ///
+    /// The loop's ``refreshRate`` becomes the chosen rate (statistics count drops against it), and
+    /// links divide it further by their own ``DisplayLink/preferredFrameRateRange``. What was
+    /// chosen, and why, is in ``FrameStatistics/frameRateChoices``.
+    public var preferredFrameRateRange: FrameRateRange? {
+        didSet {
+            guard preferredFrameRateRange != oldValue else { return }
+            source.requestFrameRate(in: preferredFrameRateRange)
+            if let range = preferredFrameRateRange, source.frameRateChoice == nil {
+                FrameLinkLogging.logger.warning(
+                    "FrameLoop.preferredFrameRateRange \(range): \(type(of: source)) takes no frame-rate requests; frames stay at \(source.refreshRate)"
+                )
+            }
+        }
+    }
+
+    /// The rate chosen for the loop's ``preferredFrameRateRange`` (subject `"loop"`) and for each
+    /// link with a ``DisplayLink/preferredFrameRateRange`` (subject: its label), and why.
+    var frameRateChoices: [FrameRateChoice] {
+        var choices: [FrameRateChoice] = []
+        if var choice = source.frameRateChoice {
+            choice.subject = "loop"
+            choices.append(choice)
+        }
+        for link in links.members {
+            if let choice = link.frameRateChoice { choices.append(choice) }
+        }
+        return choices
+    }
+
     /// Latency mode's safety margin now (see ``minimizesInputLatency``).
     public var inputLatencyMargin: Duration { .nanoseconds(latency.margin) }
 
@@ -169,6 +209,7 @@ public final class FrameLoop {
         self.source = source
         statistics = FrameStatistics(period: source.refreshRate.period)
         statistics.source = source
+        statistics.frameRateChoicesProvider = { [weak self] in self?.frameRateChoices ?? [] }
         source.attach(to: self)
         Self.lastCreated = self
     }
@@ -303,7 +344,11 @@ public final class FrameLoop {
             if minimizesInputLatency && record.droppedFrames > 0 {
                 latency.noteMiss(period: source.refreshRate.periodNanoseconds)
             }
-            let shown = shownInputsTarget + Int64(record.droppedFrames) * source.refreshRate.periodNanoseconds
+            // (On a display that shows frames as they are presented: when present returned.)
+            let shown =
+                source.showsFramesWhenPresented
+                ? presentStart + source.lastPresentDuration
+                : shownInputsTarget + Int64(record.droppedFrames) * source.refreshRate.periodNanoseconds
             for age in 0..<shownInputs.count { statistics.recordInputLatency(shown - shownInputs[age: age]) }
         }
         shownInputs.removeAll()

@@ -16,10 +16,24 @@ import Foundation
 /// not block on vsync, for example).
 @MainActor
 public final class DeadlineSource: FrameSource {
-    /// The rate of the grid. Setting it restarts the grid at the current time.
+    /// The rate of the grid: the rate set, or while a frame-rate range is requested
+    /// (``requestFrameRate(in:)``) the rate chosen for it. Setting it restarts the grid at the
+    /// current time (a requested range keeps its rate).
     public var refreshRate: FrameRate {
-        didSet { restartGrid() }
+        get { gridRate }
+        set {
+            baseRate = newValue
+            gridRate = frameRateChoice?.rate ?? newValue
+            restartGrid()
+        }
     }
+
+    /// The rate chosen for the requested range, and why; `nil` while none is requested.
+    public private(set) var frameRateChoice: FrameRateChoice?
+
+    /// The rate set (the display's, or 60 Hz), and the rate the grid runs at.
+    private var baseRate: FrameRate
+    private var gridRate: FrameRate
 
     /// Called at the start of every frame wait, before sleeping: present the previous frame here.
     public var present: (@MainActor () -> Void)?
@@ -60,7 +74,8 @@ public final class DeadlineSource: FrameSource {
     /// Creates a pacer for `refreshRate` (60 Hz unless told otherwise) on `clock` (the system's
     /// monotonic clock unless told otherwise).
     public init(refreshRate: FrameRate = .hz60, clock: (any PacingClock)? = nil) {
-        self.refreshRate = refreshRate
+        baseRate = refreshRate
+        gridRate = refreshRate
         self.clock = clock ?? SystemClock.shared
         epochNanoseconds = self.clock.nanoseconds()
         origin = 0
@@ -120,6 +135,21 @@ public final class DeadlineSource: FrameSource {
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds - origin + 1) + frames - 1
         return FrameInstant(nanoseconds: origin + refreshRate.offsetNanoseconds(ofFrame: index))
+    }
+
+    /// Paces frames at a rate in `range`, or at ``refreshRate`` again for `nil`: the preferred rate,
+    /// directly (no vsync paces a deadline grid, so any rate is even). The grid restarts now.
+    public func requestFrameRate(in range: FrameRateRange?) {
+        apply(range.map { $0.choiceWithoutVsync() })
+    }
+
+    /// Paces at `choice`'s rate (a source that knows the display chose it), or at the rate set.
+    func apply(_ choice: FrameRateChoice?) {
+        frameRateChoice = choice
+        let rate = choice?.rate ?? baseRate
+        guard rate != gridRate else { return }
+        gridRate = rate
+        restartGrid()
     }
 
     /// Remembers the loop, for its waiter's description.

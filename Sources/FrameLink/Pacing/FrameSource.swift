@@ -86,6 +86,22 @@ public protocol FrameSource: AnyObject {
     /// default) means the next grid point, ``expectedTimestamp(frames:after:)`` with one frame.
     var targetTimestamp: FrameInstant? { get }
 
+    /// Asks the source to pace frames at a rate in `range`, or at its own rate again for `nil`
+    /// (``FrameLoop/preferredFrameRateRange`` calls it). A source with a fixed refresh runs at the
+    /// even rate closest to the preferred one (``FrameRateRange/choice(dividing:)``); one whose
+    /// display shows frames as they come paces the preferred rate directly. The default ignores
+    /// the request (``frameRateChoice`` stays `nil`, and the loop logs that).
+    func requestFrameRate(in range: FrameRateRange?)
+
+    /// The rate chosen for the last requested range, and why; `nil` while none is requested (or
+    /// the source does not take requests).
+    var frameRateChoice: FrameRateChoice? { get }
+
+    /// Whether a presented frame reaches the screen as soon as it is presented (a variable-refresh
+    /// display paced below its maximum), rather than at a later refresh: input latency is then
+    /// measured to the moment present returned. The default is false.
+    var showsFramesWhenPresented: Bool { get }
+
     /// The refreshes the display showed an old frame again in the interval that ended at the last
     /// frame boundary, when the source knows them (from its vsync grid or presentation feedback):
     /// a queued frame can absorb a late one, so the interval alone may over-count. `nil` (the
@@ -123,6 +139,15 @@ extension FrameSource {
 
     /// `nil`: the frame being built is shown at the next grid point.
     public var targetTimestamp: FrameInstant? { nil }
+
+    /// False: frames reach the screen at a refresh after their present.
+    public var showsFramesWhenPresented: Bool { false }
+
+    /// Ignores the request: the source paces at its own rate.
+    public func requestFrameRate(in range: FrameRateRange?) {}
+
+    /// `nil`: the source takes no frame-rate requests.
+    public var frameRateChoice: FrameRateChoice? { nil }
 
     /// `nil`: the loop counts dropped frames from the interval.
     public var droppedFramesAtLastBoundary: Int? { nil }

@@ -16,8 +16,15 @@
 /// ```
 @MainActor
 public final class ManualFrameSource: FrameSource {
+    /// The rate of the frame grid: the virtual display's (``displayRefreshRate``), or while a
+    /// frame-rate range is requested (``requestFrameRate(in:)``) the even rate chosen for it.
+    public private(set) var refreshRate: FrameRate
+
     /// The rate of the virtual display.
-    public let refreshRate: FrameRate
+    public let displayRefreshRate: FrameRate
+
+    /// The rate chosen for the requested range, and why; `nil` while none is requested.
+    public private(set) var frameRateChoice: FrameRateChoice?
 
     /// The virtual clock: it moves only when the source advances it.
     private let virtualClock = VirtualClock()
@@ -46,6 +53,7 @@ public final class ManualFrameSource: FrameSource {
     /// Creates a virtual display refreshing at `refreshRate` (60 Hz unless told otherwise).
     public init(refreshRate: FrameRate = .hz60) {
         self.refreshRate = refreshRate
+        displayRefreshRate = refreshRate
         isReplay = false
     }
 
@@ -66,6 +74,7 @@ public final class ManualFrameSource: FrameSource {
     public init(replaying log: FrameLog) throws(FrameLinkError) {
         try log.validate()
         refreshRate = FrameRate(period: .nanoseconds(log.periodNanoseconds))
+        displayRefreshRate = refreshRate
         isReplay = true
         var previous: Int64?
         for record in log.records {
@@ -103,6 +112,14 @@ public final class ManualFrameSource: FrameSource {
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidFrameRate` message, if `period` is not positive.
     public convenience init(period: Duration) {
         self.init(refreshRate: FrameRate(period: period))
+    }
+
+    /// Runs frames at the even rate in `range` closest to its preferred rate, a whole division of
+    /// the virtual display's (``FrameRateRange/choice(dividing:)``), or on every refresh again for
+    /// `nil`. The grid keeps its origin: frames land on every k-th refresh of the display.
+    public func requestFrameRate(in range: FrameRateRange?) {
+        frameRateChoice = range.map { $0.choice(dividing: displayRefreshRate) }
+        refreshRate = frameRateChoice?.rate ?? displayRefreshRate
     }
 
     /// Remembers the loop that `advance` drives.

@@ -126,12 +126,57 @@ public final class PresentSource: FrameSource {
     /// Whether the source halves the frame rate while frames run over budget (off by default).
     public var automaticFrameRate = false {
         didSet {
-            if !automaticFrameRate { setPresentInterval(1, because: nil, back: "automatic frame rate turned off") }
+            if !automaticFrameRate { setHalvesRate(false, because: nil, back: "automatic frame rate turned off") }
         }
     }
 
-    /// Present on every vsync (1) or every 2nd (2, while auto frame rate has halved the rate).
-    public private(set) var presentInterval = 1
+    /// The vsyncs from one present to the next while frames follow the vsync: 1 (every vsync), the
+    /// divisor chosen for a requested frame-rate range (``requestFrameRate(in:)``), doubled while
+    /// auto frame rate has halved the rate. In deadline mode, 2 while auto frame rate has halved
+    /// the rate, else 1 (a requested range is then in the deadline grid's rate).
+    public var presentInterval: Int {
+        (mode == .vsync ? rangeInterval : 1) * (halvesRate ? 2 : 1)
+    }
+
+    /// Whether auto frame rate has halved the rate.
+    private var halvesRate = false
+
+    /// The vsyncs per frame chosen for the requested range on a fixed-refresh display (1 without
+    /// one), for the display's rate (measured when known).
+    private var rangeInterval: Int {
+        guard let requestedRange, variableRefreshRange == nil else { return 1 }
+        let base = measuredRefreshRate ?? displayRefreshRate
+        if let cached = rangeIntervalCache, cached.base == base { return cached.interval }
+        let interval = requestedRange.divisor(dividing: base).divisor
+        rangeIntervalCache = (base, interval)
+        return interval
+    }
+    private var rangeIntervalCache: (base: FrameRate, interval: Int)?
+
+    /// The requested frame-rate range (``requestFrameRate(in:)``).
+    private var requestedRange: FrameRateRange?
+
+    /// The range of a variable-refresh display (VRR: FreeSync, G-Sync, HDMI VRR), if the host knows
+    /// it: `nil` (the default) for a fixed refresh.
+    ///
+    /// It matters with a requested frame-rate range (``FrameLoop/preferredFrameRateRange``): a
+    /// variable-refresh display shows each frame as soon as it is presented, so the source paces
+    /// the preferred rate directly, by deadline, instead of following the vsync (and a cap just
+    /// under the display's maximum, 141 on 144 Hz, keeps the swap chain from filling: each frame
+    /// is shown as it comes). Without a requested range, present's own blocking paces the frames
+    /// as on any display. A ``DisplayLab`` sets it for its variable displays; SDL 2 does not report
+    /// it, so a host that knows sets it.
+    public var variableRefreshRange: ClosedRange<FrameRate>? {
+        didSet { if variableRefreshRange != oldValue { applyRequestedRange() } }
+    }
+
+    /// Whether frames are paced directly at a requested rate: a requested range on a
+    /// variable-refresh display.
+    private var pacesRequestedRateDirectly: Bool { requestedRange != nil && variableRefreshRange != nil }
+
+    /// True while a requested rate is paced on a variable-refresh display (see
+    /// ``variableRefreshRange``): the display shows each frame as it is presented.
+    public var showsFramesWhenPresented: Bool { pacesRequestedRateDirectly && pacing == .automatic }
 
     /// How long the last present took, in nanoseconds.
     public private(set) var lastPresentDuration: Int64 = 0
@@ -255,11 +300,61 @@ public final class PresentSource: FrameSource {
         }
     }
 
-    /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``.
+    /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``
+    /// while frames follow the vsync; the deadline grid's rate (a requested range's, when one is
+    /// requested) divided by it in deadline mode.
     public var refreshRate: FrameRate {
         let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
-        guard presentInterval > 1 else { return base }
-        return FrameRate(numerator: base.numerator, denominator: base.denominator * Int64(presentInterval))
+        return base.divided(by: presentInterval)
+    }
+
+    /// Paces frames at a rate in `range`, or as the display goes again for `nil`
+    /// (``FrameLoop/preferredFrameRateRange`` calls it):
+    /// - while frames follow a fixed vsync, the present goes out on every k-th vsync, the k that
+    ///   puts the display's rate in the range closest to the preferred rate (30 on 60 Hz, 72 on
+    ///   144 Hz for 60–90 Hz preferring 72, 48 on 144 Hz for 40–50 Hz);
+    /// - on a variable-refresh display (``variableRefreshRange``), frames are paced by deadline at
+    ///   the preferred rate (never above the display's maximum), and the display shows each as it
+    ///   comes;
+    /// - in deadline mode (no vsync honoured), the deadline grid runs at the preferred rate.
+    public func requestFrameRate(in range: FrameRateRange?) {
+        guard range != requestedRange else { return }
+        requestedRange = range
+        applyRequestedRange()
+    }
+
+    /// The rate chosen for the requested range and why, for the current mode; `nil` while none
+    /// is requested.
+    public var frameRateChoice: FrameRateChoice? {
+        guard let requestedRange else { return nil }
+        if mode == .vsync && !pacesRequestedRateDirectly {
+            return requestedRange.choice(dividing: measuredRefreshRate ?? displayRefreshRate)
+        }
+        return deadline.frameRateChoice
+    }
+
+    /// Applies the requested range to the vsync divisor and the deadline grid.
+    private func applyRequestedRange() {
+        rangeIntervalCache = nil
+        guard let range = requestedRange else {
+            let wasDirect = deadline.frameRateChoice?.divisor == nil && deadline.frameRateChoice != nil
+            deadline.apply(nil)
+            if wasDirect && pacing == .automatic && variableRefreshRange != nil {
+                reason = "measuring whether present blocks on vsync"
+            }
+            return
+        }
+        if let display = variableRefreshRange {
+            let choice = range.choice(onVariableRefresh: display)
+            deadline.apply(choice)
+            if pacing == .automatic {
+                phaseProbe = nil
+                switchMode(to: .deadline, because: "frame-rate range \(range): \(choice.reason)")
+                if let lastTimestamp { deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp)) }
+            }
+            return
+        }
+        deadline.apply(range.choiceWithoutVsync())
     }
 
     /// The time since the source was created.
@@ -305,6 +400,9 @@ public final class PresentSource: FrameSource {
         }
         if grid.relocks > 0 {
             text += "; vsync re-locked \(grid.relocks)× after returns stopped fitting the grid"
+        }
+        if !pacesRequestedRateDirectly, let choice = frameRateChoice {
+            text += "; frame-rate range \(choice.range): \(choice.rate), \(choice.reason)"
         }
         if let autoRateReason { text += "; \(autoRateReason)" }
         if let note { text += " (\(note))" }
@@ -356,7 +454,9 @@ public final class PresentSource: FrameSource {
         if let lastTimestamp {
             noteFrameCost(now.nanoseconds - frameStart)
             if mode == .vsync && presentInterval > 1 {
-                clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + currentPeriod * 3 / 2)
+                // Out at the first vsync after the call: called in the interval before the k-th.
+                let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / 2
+                clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + hold)
             }
         }
         presentStart = now.nanoseconds
@@ -391,6 +491,14 @@ public final class PresentSource: FrameSource {
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
 
+        if pacesRequestedRateDirectly && pacing == .automatic {
+            // A requested rate on a variable-refresh display: the deadline grid paces it, and the
+            // display shows each frame as it comes.
+            forgetGridPosition()
+            boundary = .deadline
+            callWasPaced = true
+            return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
+        }
         if var probe = phaseProbe, pacing == .automatic, mode == .deadline {
             // The phase probe: paced by deadline, off the grid; returns that do not fit are noted.
             if blocked && probe.remaining < Self.phaseProbeFrames {
@@ -494,9 +602,9 @@ public final class PresentSource: FrameSource {
     /// `frames` vsyncs of the grid after `timestamp` while frames follow it; else `frames` periods
     /// of the effective rate.
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
-        if lastVsyncNumber != nil, presentInterval == 1 {
+        if lastVsyncNumber != nil {
             let number = grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
-            return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames))
+            return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames * Int64(presentInterval)))
         }
         let rate = refreshRate
         return FrameInstant(nanoseconds: timestamp.nanoseconds + rate.offsetNanoseconds(ofFrame: frames))
@@ -613,7 +721,7 @@ public final class PresentSource: FrameSource {
         let called = grid.number(atOrBefore: presentStart)
         var number = grid.number(atOrBefore: now.nanoseconds + (blocked ? _VsyncGrid.earlyTolerance : 0))
         if !blocked { number += 1 }
-        if let last = lastVsyncNumber, number <= last { number = last + 1 }
+        if let last = lastVsyncNumber, number < last + Int64(presentInterval) { number = last + Int64(presentInterval) }
         // Coming onto the grid from frames timed otherwise (a deadline grid, the phase probe's
         // shifted frames): never a frame less than half a period after the last one.
         if lastVsyncNumber == nil, let lastTimestamp {
@@ -706,7 +814,7 @@ public final class PresentSource: FrameSource {
     }
 
     private func detect() {
-        guard presentDurations.count >= 8 else { return }
+        guard presentDurations.count >= 8, !pacesRequestedRateDirectly else { return }
         let period = displayRefreshRate.periodNanoseconds
         let median = presentDurations.median
         // Built only when it is said (no string is made on an ordinary frame).
@@ -954,25 +1062,28 @@ public final class PresentSource: FrameSource {
     private func noteFrameCost(_ cost: Int64) {
         guard automaticFrameRate else { return }
         frameCosts.append(cost)
-        let budget = displayRefreshRate.periodNanoseconds
-        if presentInterval == 1 && frameCosts.count >= 10 && frameCosts.mean(last: 10) > budget * 95 / 100 {
-            setPresentInterval(
-                2,
-                because: "presenting every 2nd vsync: frame cost \(Milliseconds(frameCosts.mean(last: 10))) ms "
-                    + "over the \(Milliseconds(budget)) ms budget")
-        } else if presentInterval == 2 && frameCosts.count >= 30 && frameCosts.mean(last: 30) < budget * 70 / 100 {
-            setPresentInterval(1, because: nil)
+        // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
+        let budget = refreshRate.periodNanoseconds / (halvesRate ? 2 : 1)
+        if !halvesRate && frameCosts.count >= 10 && frameCosts.mean(last: 10) > budget * 95 / 100 {
+            setHalvesRate(
+                true,
+                because:
+                    "presenting every \(mode == .deadline && requestedRange != nil ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"): "
+                    + "frame cost \(Milliseconds(frameCosts.mean(last: 10))) ms over the \(Milliseconds(budget)) ms budget"
+            )
+        } else if halvesRate && frameCosts.count >= 30 && frameCosts.mean(last: 30) < budget * 70 / 100 {
+            setHalvesRate(false, because: nil)
         }
     }
 
-    /// Presents on every `interval`-th vsync, because of `why` (nil when back to every vsync, for
-    /// the reason `back`).
-    private func setPresentInterval(
-        _ interval: Int, because why: String?, back: String = "the frame cost is under 70 % of the budget"
+    /// Halves the rate (presents on every 2nd vsync, or every 2nd deadline), because of `why`, or
+    /// returns to the full rate (`why` nil) for the reason `back`.
+    private func setHalvesRate(
+        _ halves: Bool, because why: String?, back: String = "the frame cost is under 70 % of the budget"
     ) {
-        guard interval != presentInterval else { return }
-        FrameLinkLogging.logger.info("automatic frame rate: \(why ?? "back to every vsync: \(back)")")
-        presentInterval = interval
+        guard halves != halvesRate else { return }
+        FrameLinkLogging.logger.info("automatic frame rate: \(why ?? "back to the full rate: \(back)")")
+        halvesRate = halves
         autoRateReason = why
         frameCosts.removeAll()
     }

@@ -89,6 +89,15 @@ public final class FrameStatistics {
     /// `"deadline: present returned in 0.05 ms, vsync not honoured"`).
     public var pacingDescription: String { source?.pacingDescription ?? "" }
 
+    /// The rate chosen for the loop's ``FrameLoop/preferredFrameRateRange`` (subject `"loop"`) and
+    /// for each of its links with a ``DisplayLink/preferredFrameRateRange`` (subject: the link's
+    /// label, or `"link"`), for the loop's current rate, and why; empty when nothing asked for a
+    /// range (or for statistics not made by a loop).
+    public var frameRateChoices: [FrameRateChoice] { frameRateChoicesProvider?() ?? [] }
+
+    /// Gives ``frameRateChoices``: set by the loop.
+    var frameRateChoicesProvider: (@MainActor () -> [FrameRateChoice])?
+
     /// The loop's source, for ``pacingDescription``. Strong: the loop holds its source strongly
     /// already, so this adds no cycle, and a weak reference would move the source's reference
     /// count to a side table, which makes every retain of it on the frame path several times slower.
@@ -197,6 +206,7 @@ public final class FrameStatistics {
             frameTimeMaxMilliseconds: Double(longestIntervalNanoseconds) / 1e6,
             pacing: pacingDescription,
             drops: drops.map(FrameReport.Drop.init),
+            frameRates: frameRateChoices.isEmpty ? nil : frameRateChoices.map(\.description),
             inputLatency: inputEvents > 0
                 ? FrameReport.InputLatency(
                     events: inputEvents, meanMilliseconds: meanInputLatency.secondsValue * 1e3,

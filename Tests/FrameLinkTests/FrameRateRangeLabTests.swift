@@ -1,0 +1,225 @@
+import FrameLink
+import Testing
+
+/// Frame-rate ranges and frame caps on the display lab: what the display truly showed.
+@MainActor
+@Suite("Frame-rate ranges and caps on the display lab")
+struct FrameRateRangeLabTests {
+    /// The refresh numbers the lab showed frames on, from `frame` on.
+    func shownRefreshes(_ lab: DisplayLab, from frame: Int) -> [Int64] {
+        lab.frames.dropFirst(frame).compactMap(\.refresh)
+    }
+
+    @Test("a 144 Hz display, the loop at 60–90 Hz preferring 72: every 2nd vsync, evenly, no drops")
+    func loopOnFixedDisplay() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz144, phase: .milliseconds(2)), jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 60, maximum: 90, preferred: 72)
+        DisplayLink { _ in lab.work(for: .milliseconds(3)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 1_000)
+        let shown = shownRefreshes(lab, from: 200)
+        let steps = Set(zip(shown, shown.dropFirst()).map { $1 - $0 })
+        #expect(steps == [2], "refreshes between frames shown: \(steps)")
+        #expect(source.presentInterval == 2)
+        #expect(loop.refreshRate == 72)
+        #expect(loop.statistics.droppedFrames == 0)
+        let choice = loop.statistics.frameRateChoices.first
+        #expect(choice?.rate == 72)
+        #expect(choice?.reason == "every 2nd frame of 144 Hz: the even rate in 60–90 Hz closest to 72 Hz")
+    }
+
+    @Test("40–50 Hz on 144 Hz is every 3rd vsync (48 Hz); 30 on 60 Hz every 2nd")
+    func otherDivisors() {
+        for (display, range, every) in [
+            (FrameRate.hz144, FrameRateRange(minimum: 40, maximum: 50), Int64(3)),
+            (FrameRate.hz60, FrameRateRange(exactly: 30), Int64(2)),
+        ] {
+            let lab = DisplayLab(
+                refresh: .fixed(display, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)))
+            let loop = FrameLoop(source: lab.makeSource())
+            loop.preferredFrameRateRange = range
+            DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+            loop.run(frames: 600)
+            let shown = shownRefreshes(lab, from: 200)
+            #expect(Set(zip(shown, shown.dropFirst()).map { $1 - $0 }) == [every], "\(range) on \(display)")
+            #expect(loop.statistics.droppedFrames == 0, "\(loop.statistics.summary)")
+        }
+    }
+
+    @Test("the automatic frame rate halves a range's rate: 30 Hz on 60 Hz becomes every 4th vsync, and comes back")
+    func automaticFrameRateOnARange() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz60, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)))
+        let source = lab.makeSource()
+        source.automaticFrameRate = true
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(exactly: 30)
+        // Light frames, then frames over the 33 ms budget of 30 Hz, then light ones again.
+        DisplayLink { link in
+            lab.work(for: (300..<600).contains(link.frameIndex) ? .milliseconds(40) : .milliseconds(5))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(source.presentInterval == 2, "\(source.pacingDescription)")
+        loop.run(frames: 300)
+        #expect(source.presentInterval == 4, "\(source.pacingDescription)")
+        #expect(loop.refreshRate == 15)
+        #expect(source.pacingDescription.contains("presenting every 4th vsync"), "\(source.pacingDescription)")
+        let slow = lab.frames[400..<590].compactMap(\.refresh)
+        #expect(Set(zip(slow, slow.dropFirst()).map { $1 - $0 }) == [4])
+        loop.run(frames: 300)
+        #expect(source.presentInterval == 2, "\(source.pacingDescription)")
+        let fast = shownRefreshes(lab, from: 750)
+        #expect(Set(zip(fast, fast.dropFirst()).map { $1 - $0 }) == [2])
+    }
+
+    @Test("links with their own ranges share one vsync stream on a 144 Hz display, each on the true vsync, evenly")
+    func linksOnOneVsyncStream() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz144, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
+        let loop = FrameLoop(source: lab.makeSource())
+        var calls: [Int: [FrameInstant]] = [:]
+        let ranges: [FrameRateRange?] = [
+            nil, FrameRateRange(minimum: 60, maximum: 90, preferred: 72), FrameRateRange(minimum: 40, maximum: 50),
+        ]
+        for (slot, range) in ranges.enumerated() {
+            let link = DisplayLink { link in
+                calls[slot, default: []].append(link.timestamp)
+                if slot == 0 { lab.work(for: .milliseconds(2)) }
+            }
+            link.preferredFrameRateRange = range
+            link.add(to: loop, forMode: .common)
+        }
+        loop.run(frames: 1_440)
+        let period = 1e9 / 144
+        for (slot, every) in [(0, 1.0), (1, 2.0), (2, 3.0)] {
+            let times = (calls[slot] ?? []).filter { $0.nanoseconds > 1_000_000_000 }
+            #expect(times.count > 100)
+            for (a, b) in zip(times, times.dropFirst()) {
+                let gap = Double((b - a).wholeNanoseconds)
+                // On the phase-locked grid: within 0.1 ms of exactly `every` refreshes.
+                #expect(abs(gap - every * period) < 100_000, "slot \(slot): \(gap) ns")
+                let refresh = lab.lastRefresh(atOrBefore: b + .microseconds(100))
+                #expect(refresh.map { abs(($0 - b).wholeNanoseconds) < 100_000 } == true)
+            }
+        }
+        #expect(loop.statistics.droppedFrames == 0)
+        #expect(loop.statistics.frameRateChoices.map(\.rate) == [72, 48])
+    }
+
+    @Test("a variable-refresh display paces the loop's preferred rate directly: 100 Hz shown every 10 ms")
+    func variableRefreshAtPreferred() {
+        let lab = DisplayLab(
+            refresh: .variable(minimum: .hz48, maximum: .hz144), jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 48, maximum: 144, preferred: 100)
+        var halfRate = 0
+        let link = DisplayLink { _ in halfRate += 1 }
+        link.preferredFrameRate = 50
+        link.add(to: loop, forMode: .common)
+        DisplayLink { _ in lab.work(for: .milliseconds(3)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 1_000)
+        let shown = lab.frames.dropFirst(5).compactMap(\.shownAt)
+        let intervals = Set(zip(shown, shown.dropFirst()).map { ($1 - $0).wholeNanoseconds })
+        #expect(intervals == [10_000_000], "\(intervals.sorted().prefix(5))")
+        #expect(lab.frames.dropFirst(5).allSatisfy { $0.shownAt == $0.presentedAt })
+        #expect(source.mode == .deadline)
+        #expect(loop.refreshRate == 100)
+        #expect(halfRate == 500)
+        #expect(loop.statistics.droppedFrames == 0)
+        let choice = loop.statistics.frameRateChoices.first
+        #expect(
+            choice?.reason.hasPrefix("paced directly at 100 Hz: a variable-refresh display") == true,
+            "\(String(describing: choice))")
+        #expect(loop.statistics.pacingDescription.contains("frame-rate range"), "\(loop.statistics.pacingDescription)")
+    }
+
+    /// A run on a variable-refresh display (48–144 Hz, three buffers) with 2 ms frames and input
+    /// every 1.3 ms: the loop's and the lab's input-to-screen latency, and the frames queued.
+    struct CapRun {
+        var meanLatency: Double
+        var trueMeanLatency: Double
+        var queuedAhead: [Int]
+        var drops: Int
+        var pacing: String
+    }
+
+    func capRun(cap: FrameRateRange?, refresh: DisplayLab.Refresh, frames: Int = 3_000) -> CapRun {
+        let lab = DisplayLab(refresh: refresh, buffers: 3, jitter: .uniform(upTo: .microseconds(300)), seed: 5)
+        let source = lab.makeSource()
+        source.swapChainBuffers = 3  // as the host that configured the chain says
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = cap
+        var nextInput: Int64 = 1_000_000
+        var read: [Int64] = []
+        var inputsOfFrame: [Int64: [Int64]] = [:]
+        loop.eventHandler = { loop in
+            while nextInput <= loop.now.nanoseconds {
+                loop.noteInput(at: FrameInstant(nanoseconds: nextInput))
+                read.append(nextInput)
+                nextInput += 1_300_000
+            }
+        }
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        source.present = {
+            lab.present()
+            inputsOfFrame[Int64(lab.frames.count)] = read
+            read.removeAll()
+        }
+        loop.run(frames: frames)
+        var truth: [Int64] = []
+        // The frame presented at the end of frame k carries frame k's input (the first present
+        // carries none); skip the start-up.
+        for frame in lab.frames.dropFirst(300) {
+            guard let shown = frame.shownAt else { continue }
+            truth += (inputsOfFrame[frame.number] ?? []).map { shown.nanoseconds - $0 }
+        }
+        return CapRun(
+            meanLatency: loop.statistics.meanInputLatency.secondsValue * 1e3,
+            trueMeanLatency: Double(truth.reduce(0, +)) / Double(max(1, truth.count)) / 1e6,
+            queuedAhead: lab.frames.dropFirst(300).map(\.framesQueuedAhead), drops: loop.statistics.droppedFrames,
+            pacing: loop.statistics.pacingDescription)
+    }
+
+    @Test("a 141 Hz cap on a 144 Hz variable-refresh display: the queue stays at one frame and latency drops")
+    func capOnVariableRefresh() {
+        let vrr = DisplayLab.Refresh.variable(minimum: .hz48, maximum: .hz144)
+        let uncapped = capRun(cap: nil, refresh: vrr)
+        let capped = capRun(cap: FrameRateRange(minimum: 48, maximum: 141), refresh: vrr)
+        let uncappedQueue = Double(uncapped.queuedAhead.reduce(0, +)) / Double(uncapped.queuedAhead.count)
+        print(
+            "VRR 48–144 Hz, 3 buffers, 2 ms frames: uncapped: queued ahead mean \(uncappedQueue), latency \(uncapped.meanLatency) ms (true \(uncapped.trueMeanLatency)); capped at 141: queued ahead max \(capped.queuedAhead.max() ?? -1), latency \(capped.meanLatency) ms (true \(capped.trueMeanLatency))"
+        )
+        // Capped: every frame found the chain empty: shown as it comes.
+        #expect(capped.queuedAhead.allSatisfy { $0 == 0 }, "\(Set(capped.queuedAhead))")
+        #expect(uncappedQueue >= 0.9, "uncapped, frames wait behind others: \(uncappedQueue)")
+        #expect(capped.drops == 0)
+        #expect(capped.trueMeanLatency < uncapped.trueMeanLatency - 4)
+        #expect(capped.meanLatency < uncapped.meanLatency - 4)
+        // The loop's measure is the truth's, capped and uncapped.
+        #expect(abs(capped.meanLatency - capped.trueMeanLatency) < 0.2)
+        #expect(abs(uncapped.meanLatency - uncapped.trueMeanLatency) < 0.5)
+        #expect(capped.pacing.hasPrefix("deadline 141 Hz"), "\(capped.pacing)")
+    }
+
+    @Test("a 141 Hz cap with no vsync: frames on the 141 Hz grid exactly")
+    func capWithoutVsync() {
+        let lab = DisplayLab(refresh: .none)
+        let source = lab.makeSource(nominalRate: .hz144)
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(exactly: 141)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 2_000)
+        let presented = lab.frames.dropFirst(100).map(\.presentedAt.nanoseconds)
+        let intervals = Set(zip(presented, presented.dropFirst()).map { $1 - $0 })
+        #expect(intervals.isSubset(of: [7_092_198, 7_092_199]), "\(intervals.sorted())")
+        #expect(loop.refreshRate == 141)
+        #expect(source.mode == .deadline)
+        #expect(loop.statistics.droppedFrames == 0)
+        #expect(
+            loop.statistics.frameRateChoices.first?.reason
+                == "paced directly at 141 Hz by deadline: no vsync paces the frames")
+    }
+}
