@@ -136,6 +136,26 @@ struct FrameRateRangeLabTests {
         #expect(loop.statistics.pacingDescription.contains("frame-rate range"), "\(loop.statistics.pacingDescription)")
     }
 
+    @Test("a cap lifted on a variable-refresh display: frames at the display's maximum again")
+    func capLifted() {
+        let lab = DisplayLab(
+            refresh: .variable(minimum: .hz48, maximum: .hz144), jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 48, maximum: 100)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(loop.refreshRate == 100)
+        loop.preferredFrameRateRange = nil
+        loop.run(frames: 600)
+        // At the display's maximum: present returns at once, so frames are paced by deadline at it.
+        #expect(loop.refreshRate == 144, "\(source.pacingDescription)")
+        #expect(!source.pacingDescription.contains("frame-rate range"), "\(source.pacingDescription)")
+        #expect(loop.statistics.frameRateChoices.isEmpty)
+        let shown = lab.frames.suffix(200).compactMap(\.shownAt)
+        #expect(Set(zip(shown, shown.dropFirst()).map { ($1 - $0).wholeNanoseconds }) == [6_944_444, 6_944_445])
+    }
+
     /// A run on a variable-refresh display (48–144 Hz, three buffers) with 2 ms frames and input
     /// every 1.3 ms: the loop's and the lab's input-to-screen latency, and the frames queued.
     struct CapRun {
