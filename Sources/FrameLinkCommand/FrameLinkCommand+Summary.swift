@@ -9,10 +9,27 @@ extension FrameLinkCommand {
             abstract: "Print the log's statistics: drops, hitches, percentiles.")
         @OptionGroup var log: LogOptions
 
+        /// Nanoseconds as milliseconds with two decimals.
+        static func milliseconds(_ nanoseconds: Double) -> String {
+            String(format: "%.2f", nanoseconds / 1e6)
+        }
+
         func run() throws {
             try MainActor.assumeIsolated {
-                let loop = try replay(try log.read())
+                let frameLog = try log.read()
+                let loop = try replay(frameLog)
                 print(loop.statistics.summary)
+                // Input is not replayed: its latency comes from the records (version 2 logs).
+                let events = frameLog.records.reduce(0) { $0 + $1.inputEvents }
+                if events > 0 {
+                    let total = frameLog.records.reduce(0.0) {
+                        $0 + Double($1.inputLatencyMean) * Double($1.inputEvents)
+                    }
+                    let longest = frameLog.records.map(\.inputLatencyMax).max() ?? 0
+                    print(
+                        "input to screen: mean \(Self.milliseconds(total / Double(events))) "
+                            + "max \(Self.milliseconds(Double(longest))) ms (\(events) input events)")
+                }
             }
         }
     }

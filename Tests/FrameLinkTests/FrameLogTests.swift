@@ -5,7 +5,8 @@ import Testing
 @MainActor
 @Suite("Frame logs: written with a versioned header, read back with every field checked")
 struct FrameLogTests {
-    /// A recorded log of 120 frames at 60 Hz with a few slow frames (drops) and an idle gap.
+    /// A recorded log of 120 frames at 60 Hz with a few slow frames (drops), an idle gap, and input
+    /// 2 ms before every 3rd frame.
     static func recordedLog() throws -> FrameLog {
         let source = ManualFrameSource(refreshRate: .hz60)
         let loop = FrameLoop(source: source)
@@ -14,6 +15,9 @@ struct FrameLogTests {
         let link = DisplayLink { _ in
             frame += 1
             if frame % 25 == 0 { source.simulateWork(for: .milliseconds(Int64(frame % 7 * 9 + 20))) }
+            if frame % 3 == 0, let loop = FrameLoop.current {
+                loop.noteInput(at: FrameInstant(nanoseconds: max(0, loop.timestamp.nanoseconds - 2_000_000)))
+            }
         }
         link.add(to: loop, forMode: .common)
         source.advance(frames: 60)
@@ -22,6 +26,24 @@ struct FrameLogTests {
         link.isPaused = false
         source.advance(frames: 60)
         return try #require(loop.frameLog)
+    }
+
+    /// `records` as a version 0 or 1 log reads them: without input.
+    static func withoutInput(_ records: [FrameRecord]) -> [FrameRecord] {
+        records.map {
+            FrameRecord(
+                index: $0.index, timestamp: $0.timestamp, interval: $0.interval,
+                droppedFrames: $0.droppedFrames, phases: $0.phases)
+        }
+    }
+
+    /// `csv` (the current version) as version 1 wrote it: the header's version, no input columns.
+    static func versionOne(csv: String) -> String {
+        csv.split(separator: "\n").enumerated().map { number, line in
+            number == 0
+                ? line.replacingOccurrences(of: "version=2", with: "version=1")
+                : line.split(separator: ",").dropLast(3).joined(separator: ",")
+        }.joined(separator: "\n")
     }
 
     /// The problem `body` throws, or nil (and a test failure) if it throws none or another error.
@@ -58,8 +80,10 @@ struct FrameLogTests {
         let log = try Self.recordedLog()
         #expect(log.records.count > 100)
         #expect(log.records.contains { $0.droppedFrames > 0 })
-        #expect(log.csv.hasPrefix("# framelink-frame-log version=1 period_ns=16666667\n" + FrameLog.csvHeader + "\n"))
-        #expect(log.jsonLines.hasPrefix("{\"format\":\"framelink-frame-log\",\"version\":1,\"period_ns\":16666667}\n"))
+        #expect(log.records.contains { $0.inputEvents == 1 && $0.inputLatencyMean > 2_000_000 })
+        #expect(log.csv.hasPrefix("# framelink-frame-log version=2 period_ns=16666667\n" + FrameLog.csvHeader + "\n"))
+        #expect(FrameLog.csvHeader.hasSuffix(",input_events,input_latency_mean_ns,input_latency_max_ns"))
+        #expect(log.jsonLines.hasPrefix("{\"format\":\"framelink-frame-log\",\"version\":2,\"period_ns\":16666667}\n"))
         for parsed in [try FrameLog(csv: log.csv), try FrameLog(jsonLines: log.jsonLines)] {
             #expect(parsed.records == log.records)
             #expect(parsed.periodNanoseconds == log.periodNanoseconds)
@@ -79,17 +103,63 @@ struct FrameLogTests {
         }
     }
 
-    @Test("logs written by 0.1.0 (no version) are read as version 0")
+    @Test("logs written by 0.1.0 (no version) are read as version 0, without input")
     func versionZero() throws {
         let log = try Self.recordedLog()
+        let versionOne = Self.versionOne(csv: log.csv)
         let csv =
-            FrameLog.csvHeader + "\n# period_ns=16666667\n"
-            + log.csv.split(separator: "\n").dropFirst(2).joined(separator: "\n")
-        #expect(try FrameLog(csv: csv).records == log.records)
+            versionOne.split(separator: "\n")[1] + "\n# period_ns=16666667\n"
+            + versionOne.split(separator: "\n").dropFirst(2).joined(separator: "\n")
+        #expect(try FrameLog(csv: csv).records == Self.withoutInput(log.records))
         let json = log.jsonLines.split(separator: "\n").dropFirst().map {
             $0.replacingOccurrences(of: ",\"dropped\"", with: ",\"period_ns\":16666667,\"dropped\"")
+                .replacingOccurrences(
+                    of: #",\"input_events\":[0-9]+,\"input_latency_mean_ns\":[0-9]+,\"input_latency_max_ns\":[0-9]+"#,
+                    with: "", options: .regularExpression)
         }.joined(separator: "\n")
-        #expect(try FrameLog(jsonLines: json).records == log.records)
+        #expect(try FrameLog(jsonLines: json).records == Self.withoutInput(log.records))
+        // Input columns in a version 0 log are unknown fields.
+        let withInput = json.replacingOccurrences(of: ",\"dropped\"", with: ",\"input_events\":0,\"dropped\"")
+        #expect(Self.problem { try FrameLog(jsonLines: withInput) }?.field == "input_events")
+    }
+
+    @Test(
+        "logs written before input latency (version 1) are read without input; version 1 with input columns is refused")
+    func versionOne() throws {
+        let log = try Self.recordedLog()
+        let csv = Self.versionOne(csv: log.csv)
+        #expect(try FrameLog(csv: csv).records == Self.withoutInput(log.records))
+        let json = log.jsonLines.replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
+            .replacingOccurrences(
+                of: #",\"input_events\":[0-9]+,\"input_latency_mean_ns\":[0-9]+,\"input_latency_max_ns\":[0-9]+"#,
+                with: "", options: .regularExpression)
+        #expect(try FrameLog(jsonLines: json).records == Self.withoutInput(log.records))
+        let mixed = log.csv.replacingOccurrences(of: "version=2", with: "version=1")
+        #expect(Self.problem { try FrameLog(csv: mixed) }?.line == 2)
+    }
+
+    @Test("a loop writes each frame's input: count, mean and longest latency to the screen")
+    func inputInTheLog() throws {
+        let source = ManualFrameSource(refreshRate: .hz60)
+        let loop = FrameLoop(source: source)
+        loop.frameLog = FrameLog()
+        DisplayLink { link in
+            // Two events, 1 ms and 5 ms before the frame: shown at its target.
+            for ago: Int64 in [1_000_000, 5_000_000] {
+                FrameLoop.current?.noteInput(at: FrameInstant(nanoseconds: link.timestamp.nanoseconds - ago))
+            }
+        }.add(to: loop, forMode: .common)
+        source.advance(frames: 10)
+        let records = try #require(loop.frameLog?.records)
+        #expect(records.count == 9)  // frame 1 begins the first interval: booked from frame 2 on
+        for record in records {
+            #expect(record.inputEvents == 2)
+            // The events of the frame before: its target is this frame's timestamp.
+            let previous = record.timestamp - record.interval
+            #expect(record.inputLatencyMax == record.timestamp - (previous - 5_000_000))
+            #expect(record.inputLatencyMean == record.timestamp - (previous - 3_000_000))
+        }
+        #expect(loop.statistics.inputEvents == 2 * records.count)
     }
 
     @Test("an empty field is an error naming the line and the field, not a shifted column")
@@ -116,6 +186,11 @@ struct FrameLogTests {
             (4, 1, "12x", "timestamp_ns"),  // not an integer
             (4, 1, "4611686018427387904", "timestamp_ns"),  // 2^62: past the latest timestamp
             (3, 2, "9999999999999", "interval_ns"),  // the first frame would begin before time zero
+            (4, 10, "65", "input_events"),  // more input than a frame notes
+            (4, 10, "-1", "input_events"),
+            (4, 12, "-1", "input_latency_max_ns"),  // a negative latency
+            (4, 11, "99999999", "input_latency_mean_ns"),  // a mean above the longest
+            (4, 12, "5", "input_latency_max_ns"),  // latency without input (the second record has none)
         ]
         for item in cases {
             let text = try Self.csvEditing(line: item.line) { Self.settingField(item.column, to: item.value, in: $0) }
@@ -130,15 +205,17 @@ struct FrameLogTests {
         let log = try Self.recordedLog()
         let body = log.csv.split(separator: "\n").dropFirst().joined(separator: "\n")
         for header in [
-            "# framelink-frame-log version=1", "# framelink-frame-log version=1 period_ns=0",
-            "# framelink-frame-log version=1 period_ns=-5", "# framelink-frame-log version=1 period_ns=abc",
+            "# framelink-frame-log version=2", "# framelink-frame-log version=2 period_ns=0",
+            "# framelink-frame-log version=2 period_ns=-5", "# framelink-frame-log version=2 period_ns=abc",
         ] {
             let problem = Self.problem { try FrameLog(csv: header + "\n" + body, name: "p.csv") }
             #expect(problem?.field == "period_ns", "\(header): \(problem?.description ?? "")")
             #expect(problem?.line == 1)
         }
         // Version 0 without its period line.
-        let problem = Self.problem { try FrameLog(csv: body) }
+        let problem = Self.problem {
+            try FrameLog(csv: Self.versionOne(csv: log.csv).split(separator: "\n").dropFirst().joined(separator: "\n"))
+        }
         #expect(problem?.field == "period_ns")
         let bad = FrameLog(records: log.records, periodNanoseconds: 0)
         #expect(Self.problem { try ManualFrameSource(replaying: bad) }?.field == "period_ns")
@@ -148,8 +225,8 @@ struct FrameLogTests {
     func headers() throws {
         let log = try Self.recordedLog()
         let cases: [(String, String?)] = [
-            (log.csv.replacingOccurrences(of: "version=1", with: "version=2"), "version"),
-            (log.csv.replacingOccurrences(of: " version=1", with: ""), "version"),
+            (log.csv.replacingOccurrences(of: "version=2", with: "version=3"), "version"),
+            (log.csv.replacingOccurrences(of: " version=2", with: ""), "version"),
             (log.csv.replacingOccurrences(of: "framelink-frame-log", with: "other-log"), nil),
             (log.csv.replacingOccurrences(of: "interval_ns,dropped", with: "interval,dropped"), "interval_ns"),
             ("", nil),
@@ -161,7 +238,7 @@ struct FrameLogTests {
         }
         let json = log.jsonLines
         for (text, field) in [
-            (json.replacingOccurrences(of: "\"version\":1", with: "\"version\":7"), "version"),
+            (json.replacingOccurrences(of: "\"version\":2", with: "\"version\":7"), "version"),
             (json.replacingOccurrences(of: "\"index\":2,", with: ""), "index"),
             (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":2,\"index\":2,"), "index"),
             (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":2.5,"), "index"),

@@ -110,6 +110,29 @@ struct FrameLogTraceTests {
         #expect(try event("frame time").ts == 100_000)
     }
 
+    @Test("input latency is a counter sampled at each frame's slice, 0 without input; none in a log without input")
+    func inputCounter() throws {
+        var records: [FrameRecord] = []
+        for index in Int64(1)...3 {
+            records.append(
+                FrameRecord(
+                    index: index, timestamp: index * 16_666_667, interval: 16_666_667, droppedFrames: 0,
+                    phases: PhaseDurations(), inputEvents: index == 2 ? 3 : 0,
+                    inputLatencyMean: index == 2 ? 12_500_000 : 0,
+                    inputLatencyMax: index == 2 ? 20_000_000 : 0))
+        }
+        let samples = try events(FrameLog(records: records, periodNanoseconds: 16_666_667).chromeTrace())
+            .filter { $0["name"] as? String == "input latency" }
+        #expect(samples.count == 3)
+        let second = try #require(samples.dropFirst().first?["args"] as? [String: Any])
+        #expect((second["mean_ms"] as? NSNumber)?.doubleValue == 12.5)
+        #expect((second["max_ms"] as? NSNumber)?.doubleValue == 20)
+        #expect((second["events"] as? NSNumber)?.intValue == 3)
+        #expect((samples.first?["ts"] as? NSNumber)?.doubleValue == 0)
+        let (log, drops) = record(frames: 20)
+        #expect(!log.chromeTrace(drops: drops).contains("input latency"))
+    }
+
     @Test("a short virtual run gives exactly the golden file")
     func goldenFile() throws {
         let (log, drops) = record(frames: 8)

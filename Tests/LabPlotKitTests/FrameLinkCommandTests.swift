@@ -53,6 +53,8 @@ struct FrameLinkCommandTests {
         let link = DisplayLink { link in
             source.simulateWork(for: .milliseconds(3))
             if link.frameIndex == 100 { source.simulateWork(for: .milliseconds(40)) }
+            // Input 4 ms before each frame: shown at its target, 20.67 ms later.
+            FrameLoop.current?.noteInput(at: FrameInstant(nanoseconds: link.timestamp.nanoseconds - 4_000_000))
         }
         link.add(to: loop, forMode: .common)
         source.advance(frames: 200)
@@ -83,6 +85,9 @@ struct FrameLinkCommandTests {
         let summary = try Self.run(["summary", path])
         #expect(summary.status == 0, "\(summary.error)")
         #expect(summary.output.contains("300 frames, 2 dropped in 1 events"), "\(summary.output)")
+        // Input latency from the records: 300 events, 20.67 ms each but one shown two frames late.
+        #expect(
+            summary.output.contains("input to screen: mean 20.78 max 54.00 ms (300 input events)"), "\(summary.output)")
         #expect(summary.error.contains("framelink: 300 frames read in"), "a progress line: \(summary.error)")
         let replay = try Self.run(["replay", path])
         #expect(replay.status == 0, "\(replay.error)")

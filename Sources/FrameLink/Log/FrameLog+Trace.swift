@@ -13,6 +13,9 @@ extension FrameLog {
     ///   frame (the loop's ``FrameStatistics/drops``), the blamed callback's label or the gap.
     /// - A counter `frame time` gives the interval in milliseconds, sampled at the start of each
     ///   slice so that each value shows under its own frame.
+    /// - When any frame carries input (``FrameRecord/inputEvents``), a counter `input latency` gives
+    ///   the mean and longest latency to the screen of the input read in the frame, in milliseconds,
+    ///   and the number of events, sampled at the start of each slice (0 without input).
     /// - When the log kept callbacks (``recordsCallbacks``), each labelled callback's run is a slice
     ///   on a second track, `callbacks`, at the time it ran.
     ///
@@ -34,7 +37,8 @@ extension FrameLog {
             #"{"name":"process_name","ph":"M","pid":1,"tid":1,"args":{"name":"FrameLink"}}"#,
             #"{"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"frames"}}"#,
         ]
-        events.reserveCapacity(records.count * 6 + 2)
+        events.reserveCapacity(records.count * 7 + 2)
+        let hasInput = records.contains { $0.inputEvents > 0 }
         for record in records {
             let start = record.timestamp - record.interval
             events.append(
@@ -88,6 +92,12 @@ extension FrameLog {
             events.append(
                 #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.interval))}}"#
             )
+            // The input the slice's frame read, shown at the frame the slice ends in.
+            if hasInput {
+                events.append(
+                    #"{"name":"input latency","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"mean_ms":\#(Self.milliseconds(record.inputLatencyMean)),"max_ms":\#(Self.milliseconds(record.inputLatencyMax)),"events":\#(record.inputEvents)}}"#
+                )
+            }
         }
         if !callbackSlices.isEmpty {
             events.append(#"{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"callbacks"}}"#)

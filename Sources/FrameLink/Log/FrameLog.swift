@@ -66,7 +66,7 @@ public final class FrameLog {
     /// The CSV column line: the names of a record's fields, in order.
     public static let csvHeader = _FrameLogReader.columns.joined(separator: ",")
 
-    /// The log as CSV: the header comment `# framelink-frame-log version=1 period_ns=…`, the column
+    /// The log as CSV: the header comment `# framelink-frame-log version=2 period_ns=…`, the column
     /// line (``csvHeader``), then one line per frame, each ending in `\n`.
     public var csv: String {
         var text = "# \(_FrameLogReader.formatName) version=\(Self.formatVersion) period_ns=\(periodNanoseconds)\n"
@@ -74,13 +74,13 @@ public final class FrameLog {
         for record in records {
             text += "\(record.index),\(record.timestamp),\(record.interval),\(record.droppedFrames)"
             for phase in FramePhase.allCases { text += ",\(record.phases[phase])" }
-            text += "\n"
+            text += ",\(record.inputEvents),\(record.inputLatencyMean),\(record.inputLatencyMax)\n"
         }
         return text
     }
 
     /// The log as JSON lines: a header object
-    /// (`{"format":"framelink-frame-log","version":1,"period_ns":…}`), then one object per frame
+    /// (`{"format":"framelink-frame-log","version":2,"period_ns":…}`), then one object per frame
     /// whose keys are the CSV column names.
     public var jsonLines: String {
         var text =
@@ -91,7 +91,9 @@ public final class FrameLog {
                 "{\"index\":\(record.index),\"timestamp_ns\":\(record.timestamp),\"interval_ns\":\(record.interval),"
                 + "\"dropped\":\(record.droppedFrames)"
             for phase in FramePhase.allCases { text += ",\"\(phase.columnName)\":\(record.phases[phase])" }
-            text += "}\n"
+            text +=
+                ",\"input_events\":\(record.inputEvents),\"input_latency_mean_ns\":\(record.inputLatencyMean),"
+                + "\"input_latency_max_ns\":\(record.inputLatencyMax)}\n"
         }
         return text
     }

@@ -7,11 +7,18 @@
 struct _FrameLogReader {
     /// The word that opens a frame log's header, in both formats.
     static let formatName = "framelink-frame-log"
-    /// The format version this FrameLink writes and reads (version 0, 0.1.0's logs without a
-    /// version, is read too).
-    static let version: Int64 = 1
-    /// The columns of a record, in order: index, timestamp, interval, dropped, then the phases.
-    static let columns = ["index", "timestamp_ns", "interval_ns", "dropped"] + FramePhase.allCases.map(\.columnName)
+    /// The format version this FrameLink writes (versions 1 and 0 — 0.1.0's logs, without a
+    /// version — are read too).
+    static let version: Int64 = 2
+    /// The columns of a record, in order: index, timestamp, interval, dropped, the phases, then the
+    /// input shown (version 2).
+    static let columns = legacyColumns + ["input_events", "input_latency_mean_ns", "input_latency_max_ns"]
+    /// The columns of versions 0 and 1: no input.
+    static let legacyColumns =
+        ["index", "timestamp_ns", "interval_ns", "dropped"] + FramePhase.allCases.map(\.columnName)
+
+    /// The columns of the log being read: the header's version says which.
+    private var expectedColumns = Self.columns
 
     private let bytes: [UInt8]
     private let source: String
@@ -64,13 +71,13 @@ struct _FrameLogReader {
 
     // MARK: CSV
 
-    /// Reads CSV: the header comment (`# framelink-frame-log version=1 period_ns=…`), the column
+    /// Reads CSV: the header comment (`# framelink-frame-log version=2 period_ns=…`), the column
     /// line, then one line of integers per frame. Version 0 (the column line first, then a
     /// `# period_ns=` line) is read too.
     mutating func readCSV() throws(FrameLinkError) -> (records: [FrameRecord], period: Int64) {
         guard let first = nextLine() else {
             throw here.problem(
-                field: nil, "empty: a frame log starts with `# \(Self.formatName) version=1 period_ns=…`")
+                field: nil, "empty: a frame log starts with `# \(Self.formatName) version=\(Self.version) period_ns=…`")
         }
         var validator: _FrameLogValidator?
         if bytes[first.lowerBound] == UInt8(ascii: "#") {
@@ -81,11 +88,12 @@ struct _FrameLogReader {
             try checkColumnLine(columns)
         } else {
             // Version 0: the column line first, and the period in a comment before the first frame.
+            expectedColumns = Self.legacyColumns
             try checkColumnLine(first)
         }
         var records: [FrameRecord] = []
         var values: [Int64] = []
-        values.reserveCapacity(Self.columns.count)
+        values.reserveCapacity(expectedColumns.count)
         while let line = nextLine() {
             if bytes[line.lowerBound] == UInt8(ascii: "#") {
                 let legacyPrefix = Array("# period_ns=".utf8)
@@ -112,8 +120,8 @@ struct _FrameLogReader {
         return (records, validator.period)
     }
 
-    /// Reads `# framelink-frame-log version=1 period_ns=…` and returns the checked period.
-    private func readCSVHeaderComment(_ line: Range<Int>) throws(FrameLinkError) -> _FrameLogValidator {
+    /// Reads `# framelink-frame-log version=2 period_ns=…` and returns the checked period.
+    private mutating func readCSVHeaderComment(_ line: Range<Int>) throws(FrameLinkError) -> _FrameLogValidator {
         let words = bytes[line].dropFirst().split(whereSeparator: Self.isBlank).map {
             ($0.startIndex..<$0.endIndex)
         }
@@ -140,13 +148,14 @@ struct _FrameLogReader {
         return try _FrameLogValidator(period: period, location: here)
     }
 
-    /// Checks that `version` is present and one this FrameLink reads.
-    private func checkVersion(_ version: Int64?) throws(FrameLinkError) {
+    /// Checks that `version` is present and one this FrameLink reads (1 or 2), and expects its columns.
+    private mutating func checkVersion(_ version: Int64?) throws(FrameLinkError) {
         guard let version else { throw here.problem(field: "version", "missing from the header") }
-        guard version == Self.version else {
+        guard version == 1 || version == Self.version else {
             throw here.problem(
-                field: "version", "\(version) is not a version this FrameLink reads (it reads \(Self.version))")
+                field: "version", "\(version) is not a version this FrameLink reads (it reads 1 and \(Self.version))")
         }
+        expectedColumns = version == 1 ? Self.legacyColumns : Self.columns
     }
 
     /// Checks the column line against ``columns``.
@@ -154,7 +163,7 @@ struct _FrameLogReader {
         let names = bytes[line].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
             text(Self.trimmed($0.startIndex..<$0.endIndex, in: bytes))
         }
-        for (column, expected) in Self.columns.enumerated() {
+        for (column, expected) in expectedColumns.enumerated() {
             guard column < names.count else {
                 throw here.problem(field: expected, "column \(column + 1) is missing from the column line")
             }
@@ -165,8 +174,9 @@ struct _FrameLogReader {
                         + "(is this a FrameLink frame log?)")
             }
         }
-        guard names.count == Self.columns.count else {
-            throw here.problem(field: nil, "the column line has \(names.count) columns, not \(Self.columns.count)")
+        guard names.count == expectedColumns.count else {
+            throw here.problem(
+                field: nil, "the column line has \(names.count) columns, not \(expectedColumns.count)")
         }
     }
 
@@ -178,23 +188,23 @@ struct _FrameLogReader {
         while true {
             var end = start
             while end < line.upperBound, bytes[end] != UInt8(ascii: ",") { end += 1 }
-            guard values.count < Self.columns.count else {
-                throw here.problem(field: nil, "more than \(Self.columns.count) fields")
+            guard values.count < expectedColumns.count else {
+                throw here.problem(field: nil, "more than \(expectedColumns.count) fields")
             }
-            values.append(try integer(start..<end, field: Self.columns[values.count]))
+            values.append(try integer(start..<end, field: expectedColumns[values.count]))
             if end == line.upperBound { break }
             start = end + 1
         }
-        guard values.count == Self.columns.count else {
+        guard values.count == expectedColumns.count else {
             throw here.problem(
-                field: Self.columns[values.count],
-                "missing: the line has \(values.count) of \(Self.columns.count) fields")
+                field: expectedColumns[values.count],
+                "missing: the line has \(values.count) of \(expectedColumns.count) fields")
         }
     }
 
     // MARK: JSON lines
 
-    /// Reads JSON lines: a header object (`{"format":"framelink-frame-log","version":1,"period_ns":…}`),
+    /// Reads JSON lines: a header object (`{"format":"framelink-frame-log","version":2,"period_ns":…}`),
     /// then one flat object of integers per frame. Version 0 (no header, `period_ns` in every
     /// record) is read too.
     mutating func readJSONLines() throws(FrameLinkError) -> (records: [FrameRecord], period: Int64) {
@@ -236,6 +246,7 @@ struct _FrameLogReader {
             }
             validator = try _FrameLogValidator(period: period, location: here)
             legacyPeriod = period
+            expectedColumns = Self.legacyColumns
         }
         var records: [FrameRecord] = []
         while true {
@@ -253,7 +264,7 @@ struct _FrameLogReader {
     private func jsonRecord(
         _ members: [(key: String, value: JSONValue)], legacyPeriod: Int64?
     ) throws(FrameLinkError) -> FrameRecord {
-        var values = [Int64?](repeating: nil, count: Self.columns.count)
+        var values = [Int64?](repeating: nil, count: expectedColumns.count)
         for member in members {
             if let legacyPeriod, member.key == "period_ns" {
                 guard case .integer(let period) = member.value, period == legacyPeriod else {
@@ -261,7 +272,7 @@ struct _FrameLogReader {
                 }
                 continue
             }
-            guard let column = Self.columns.firstIndex(of: member.key) else {
+            guard let column = expectedColumns.firstIndex(of: member.key) else {
                 throw here.problem(field: String(member.key.prefix(40)), "unknown field")
             }
             guard case .integer(let value) = member.value else {
@@ -272,7 +283,7 @@ struct _FrameLogReader {
         var integers: [Int64] = []
         integers.reserveCapacity(values.count)
         for (column, value) in values.enumerated() {
-            guard let value else { throw here.problem(field: Self.columns[column], "missing") }
+            guard let value else { throw here.problem(field: expectedColumns[column], "missing") }
             integers.append(value)
         }
         return Self.record(integers)
@@ -389,12 +400,21 @@ struct _FrameLogReader {
 
     // MARK: Helpers
 
-    /// A record from its columns' values, in ``columns`` order.
+    /// A record from its columns' values, in ``columns`` order (without the input columns for
+    /// versions 0 and 1). A count that does not fit an `Int` is clamped (the validator rejects it).
     private static func record(_ values: [Int64]) -> FrameRecord {
         var phases = PhaseDurations()
         for phase in FramePhase.allCases { phases[phase] = values[4 + phase.rawValue] }
-        return FrameRecord(
-            index: values[0], timestamp: values[1], interval: values[2], droppedFrames: Int(values[3]), phases: phases)
+        var record = FrameRecord(
+            index: values[0], timestamp: values[1], interval: values[2], droppedFrames: Int(clamping: values[3]),
+            phases: phases)
+        let input = legacyColumns.count
+        if values.count >= input + 3 {
+            record.inputEvents = Int(clamping: values[input])
+            record.inputLatencyMean = values[input + 1]
+            record.inputLatencyMax = values[input + 2]
+        }
+        return record
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }

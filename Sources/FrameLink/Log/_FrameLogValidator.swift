@@ -26,6 +26,29 @@ struct _FrameLogValidator {
         self.period = period
     }
 
+    /// The most input events one frame can note (``FrameLoop/noteInput(at:)`` keeps 64).
+    static let mostInputEvents = 64
+
+    /// Checks a record's input: a count of 0…64, latencies not negative, the mean at most the
+    /// longest, and both zero without input.
+    private func checkInput(_ record: FrameRecord, location: _FrameLogLocation) throws(FrameLinkError) {
+        guard (0...Self.mostInputEvents).contains(record.inputEvents) else {
+            throw location.problem(
+                field: "input_events", "\(record.inputEvents) is outside 0...\(Self.mostInputEvents)")
+        }
+        guard record.inputLatencyMax >= 0 else {
+            throw location.problem(field: "input_latency_max_ns", "\(record.inputLatencyMax) is negative")
+        }
+        guard record.inputLatencyMean >= 0 && record.inputLatencyMean <= record.inputLatencyMax else {
+            throw location.problem(
+                field: "input_latency_mean_ns",
+                "\(record.inputLatencyMean) is not from zero to the longest latency (\(record.inputLatencyMax))")
+        }
+        guard record.inputEvents > 0 || record.inputLatencyMax == 0 else {
+            throw location.problem(field: "input_latency_max_ns", "\(record.inputLatencyMax) with no input events")
+        }
+    }
+
     /// Checks `record` against the period and the record before it; `location` says where it was read.
     mutating func check(_ record: FrameRecord, location: _FrameLogLocation) throws(FrameLinkError) {
         guard record.index >= 0 else { throw location.problem(field: "index", "\(record.index) is negative") }
@@ -86,6 +109,7 @@ struct _FrameLogValidator {
             }
             total = sum
         }
+        try checkInput(record, location: location)
         previous = record
     }
 }

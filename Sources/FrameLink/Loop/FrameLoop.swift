@@ -292,6 +292,27 @@ public final class FrameLoop {
 
     // MARK: The frame
 
+    /// Books the latency of the input read in the last frame, shown at `shown`, in the statistics
+    /// and in `record` (its count, mean and longest latency; a negative latency, from an input
+    /// time after the frame was shown, is not booked).
+    private func bookInput(shownAt shown: Int64, into record: inout FrameRecord) {
+        var count = 0
+        var total: Int128 = 0
+        var longest: Int64 = 0
+        for age in 0..<shownInputs.count {
+            let latency = shown &- shownInputs[age: age]
+            guard latency >= 0 else { continue }
+            statistics.recordInputLatency(latency)
+            count += 1
+            total += Int128(latency)
+            longest = max(longest, latency)
+        }
+        guard count > 0 else { return }
+        record.inputEvents = count
+        record.inputLatencyMean = Int64(total / Int128(count))
+        record.inputLatencyMax = longest
+    }
+
     /// Runs one iteration of the loop: present, wait (for the frame boundary, or, with no active
     /// link, until the next timer or input), timestamp, then events and input links, timers, update
     /// and late-update links, render links and the render handler (see ``LinkPhase``).
@@ -329,27 +350,29 @@ public final class FrameLoop {
         let previous = timestamp
         timestamp = frameTime
         if isFrame && previousWasFrame {
-            let record = statistics.book(
+            var record = statistics.book(
                 frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: presentStart,
                 presentDuration: source.lastPresentDuration, period: source.refreshRate.periodNanoseconds,
                 dropped: source.droppedFramesAtLastBoundary, blame: lastFrameBlame)
-            if let frameLog {
-                if frameLog.periodNanoseconds == 0 { frameLog.periodNanoseconds = source.refreshRate.periodNanoseconds }
-                frameLog.append(record)
-            }
-            // The last frame's input reached the screen at its target, or as many refreshes later
-            // as the display showed an old frame again.
             // A frame that really missed its vsync (the present's own cost, work after the render
             // phase) widens latency mode's margin as a predicted overrun does.
             if minimizesInputLatency && record.droppedFrames > 0 {
                 latency.noteMiss(period: source.refreshRate.periodNanoseconds)
             }
-            // (On a display that shows frames as they are presented: when present returned.)
-            let shown =
-                source.showsFramesWhenPresented
-                ? presentStart + source.lastPresentDuration
-                : shownInputsTarget + Int64(record.droppedFrames) * source.refreshRate.periodNanoseconds
-            for age in 0..<shownInputs.count { statistics.recordInputLatency(shown - shownInputs[age: age]) }
+            // The last frame's input reached the screen at its target, or as many refreshes later
+            // as the display showed an old frame again (on a display that shows frames as they are
+            // presented: when present returned).
+            if shownInputs.count > 0 {
+                let shown =
+                    source.showsFramesWhenPresented
+                    ? presentStart + source.lastPresentDuration
+                    : shownInputsTarget + Int64(record.droppedFrames) * source.refreshRate.periodNanoseconds
+                bookInput(shownAt: shown, into: &record)
+            }
+            if let frameLog {
+                if frameLog.periodNanoseconds == 0 { frameLog.periodNanoseconds = source.refreshRate.periodNanoseconds }
+                frameLog.append(record)
+            }
         }
         shownInputs.removeAll()
         previousWasFrame = isFrame

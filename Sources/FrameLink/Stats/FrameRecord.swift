@@ -16,14 +16,33 @@ public struct FrameRecord: Hashable, Sendable {
     public var droppedFrames: Int
     /// Phase durations of the interval.
     public var phases: PhaseDurations
+    /// The input events read in the previous frame (``FrameLoop/noteInput(at:)``), whose latency to
+    /// the screen is known once this frame begins (0 when none were).
+    public var inputEvents = 0
+    /// Their mean latency from the input to the screen, in nanoseconds (0 without input).
+    public var inputLatencyMean: Int64 = 0
+    /// Their longest latency from the input to the screen, in nanoseconds (0 without input).
+    public var inputLatencyMax: Int64 = 0
 
-    /// Creates a record.
+    /// Creates a record with no input.
     public init(index: Int64, timestamp: Int64, interval: Int64, droppedFrames: Int, phases: PhaseDurations) {
         self.index = index
         self.timestamp = timestamp
         self.interval = interval
         self.droppedFrames = droppedFrames
         self.phases = phases
+    }
+
+    /// Creates a record with the input shown at its frame: `inputEvents` events, their mean and
+    /// longest latency to the screen in nanoseconds.
+    public init(
+        index: Int64, timestamp: Int64, interval: Int64, droppedFrames: Int, phases: PhaseDurations, inputEvents: Int,
+        inputLatencyMean: Int64, inputLatencyMax: Int64
+    ) {
+        self.init(index: index, timestamp: timestamp, interval: interval, droppedFrames: droppedFrames, phases: phases)
+        self.inputEvents = inputEvents
+        self.inputLatencyMean = inputLatencyMean
+        self.inputLatencyMax = inputLatencyMax
     }
 
     /// The number of frames an interval drops at a refresh period: `round(interval / period) − 1`
