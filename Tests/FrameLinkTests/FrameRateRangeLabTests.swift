@@ -26,8 +26,11 @@ struct FrameRateRangeLabTests {
         #expect(loop.refreshRate == 72)
         #expect(loop.statistics.droppedFrames == 0)
         let choice = loop.statistics.frameRateChoices.first
-        #expect(choice?.rate == 72)
-        #expect(choice?.reason == "every 2nd frame of 144 Hz: the even rate in 60–90 Hz closest to 72 Hz")
+        // Half the measured rate (144 Hz to within a thousandth of a hertz).
+        #expect(choice.map { abs($0.rate.framesPerSecond - 72) < 0.001 } == true, "\(String(describing: choice))")
+        #expect(choice?.divisor == 2)
+        #expect(choice?.reason.hasPrefix("every 2nd frame of 144") == true)
+        #expect(choice?.reason.hasSuffix("Hz: the even rate in 60–90 Hz closest to 72 Hz") == true)
     }
 
     @Test("40–50 Hz on 144 Hz is every 3rd vsync (48 Hz); 30 on 60 Hz every 2nd")
@@ -46,6 +49,82 @@ struct FrameRateRangeLabTests {
             #expect(Set(zip(shown, shown.dropFirst()).map { $1 - $0 }) == [every], "\(range) on \(display)")
             #expect(loop.statistics.droppedFrames == 0, "\(loop.statistics.summary)")
         }
+    }
+
+    @Test("a range asked for mid-run under vsync takes effect at once and keeps its cadence; lifted, every vsync again")
+    func midRun() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz144, phase: .milliseconds(2)), jitter: .uniform(upTo: .microseconds(300)))
+        let loop = FrameLoop(source: lab.makeSource())
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 60, maximum: 90, preferred: 72)
+        let asked = lab.frames.count
+        loop.run(frames: 600)
+        let shown = shownRefreshes(lab, from: asked + 5)
+        #expect(Set(zip(shown, shown.dropFirst()).map { $1 - $0 }) == [2])
+        #expect(loop.statistics.droppedFrames == 0)
+        loop.preferredFrameRateRange = nil
+        let lifted = lab.frames.count
+        loop.run(frames: 300)
+        let again = shownRefreshes(lab, from: lifted + 5)
+        #expect(Set(zip(again, again.dropFirst()).map { $1 - $0 }) == [1])
+        #expect(loop.statistics.droppedFrames == 0)
+    }
+
+    @Test("a hidden window keeps the range's cadence on the display's grid, never faster than the display")
+    func hiddenKeepsCadence() {
+        for (range, expected) in [
+            (FrameRateRange(minimum: 40, maximum: 50), 3.0),  // 48 Hz on 144: not 50 Hz while hidden
+            (FrameRateRange(minimum: 30, maximum: 240), 1.0),  // 144 Hz, not 240 Hz while hidden
+        ] {
+            let lab = DisplayLab(
+                refresh: .fixed(.hz144, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)))
+            let loop = FrameLoop(source: lab.makeSource())
+            loop.preferredFrameRateRange = range
+            DisplayLink { link in
+                if link.frameIndex == 400 { lab.isHidden = true }
+                if link.frameIndex == 600 { lab.isHidden = false }
+                lab.work(for: .milliseconds(2))
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 900)
+            // Presents while hidden (after the switch to deadline pacing settles).
+            let hidden = lab.frames.filter { $0.shownAt == nil }.map(\.presentedAt.nanoseconds).dropFirst(20)
+            let period = 1e9 / 144 * expected
+            let gaps = zip(hidden, hidden.dropFirst()).map { Double($1 - $0) }
+            #expect(!gaps.isEmpty)
+            #expect(gaps.allSatisfy { abs($0 - period) < 50_000 }, "\(range): \(gaps.prefix(5)) vs \(period)")
+            let shown = lab.frames.suffix(150).compactMap(\.refresh)
+            #expect(Set(zip(shown, shown.dropFirst()).map { $1 - $0 }) == [Int64(expected)], "\(range)")
+        }
+    }
+
+    @Test("a display measured a little fast (60.001 Hz) stays inside a range that ends at 60")
+    func measuredNearBound() {
+        let lab = DisplayLab(
+            refresh: .fixed(FrameRate(framesPerSecond: 60.001), phase: .milliseconds(1)),
+            jitter: .uniform(upTo: .microseconds(300)))
+        let loop = FrameLoop(source: lab.makeSource(nominalRate: .hz60))
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 30, maximum: 60)
+        DisplayLink { _ in lab.work(for: .milliseconds(3)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 900)
+        let shown = shownRefreshes(lab, from: 100)
+        #expect(Set(zip(shown, shown.dropFirst()).map { $1 - $0 }) == [1])
+        #expect(loop.statistics.frameRateChoices.first?.divisor == 1)
+    }
+
+    @Test("vsync forced on a variable-refresh display divides its maximum; the choice says what runs")
+    func forcedVsyncOnVariableRefresh() {
+        let lab = DisplayLab(refresh: .variable(minimum: .hz48, maximum: .hz144))
+        let source = lab.makeSource(pacing: .vsync)
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 60, maximum: 90, preferred: 72)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 600)
+        let choice = loop.statistics.frameRateChoices.first
+        #expect(choice?.divisor == 2, "\(String(describing: choice))")
+        #expect(choice.map { abs($0.rate.framesPerSecond - loop.refreshRate.framesPerSecond) < 0.01 } == true)
+        #expect(!source.showsFramesWhenPresented)
     }
 
     @Test("the automatic frame rate halves a range's rate: 30 Hz on 60 Hz becomes every 4th vsync, and comes back")

@@ -23,11 +23,18 @@ struct FrameRateRangeTests {
         Expectation(refresh: .hz144, range: FrameRateRange(minimum: 40, maximum: 50), rate: 48, divisor: 3),
         // The whole range, preferring the top: every frame.
         Expectation(refresh: .hz144, range: FrameRateRange(minimum: 30, maximum: 144), rate: 144, divisor: 1),
-        // NTSC: half of 60000/1001 exactly (just under 30, so outside a range of exactly 30).
+        // NTSC: half of 60000/1001 exactly, within 0.5 % of 30, so inside "exactly 30".
         Expectation(
             refresh: .hz59_94, range: FrameRateRange(exactly: 30),
             rate: FrameRate(numerator: 30_000, denominator: 1_001),
-            divisor: 2, inside: false),
+            divisor: 2),
+        // A display measured a little fast is still inside a range that ends at its nominal rate.
+        Expectation(
+            refresh: FrameRate(framesPerSecond: 60.001), range: FrameRateRange(minimum: 30, maximum: 60),
+            rate: FrameRate(framesPerSecond: 60.001), divisor: 1),
+        Expectation(
+            refresh: FrameRate(framesPerSecond: 144.01), range: FrameRateRange(minimum: 30, maximum: 144),
+            rate: FrameRate(framesPerSecond: 144.01), divisor: 1),
         Expectation(refresh: .hz120, range: FrameRateRange(exactly: 40), rate: 40, divisor: 3),
         // 36 Hz (every 4th) is above 24–30; 28.8 Hz (every 5th) is inside.
         Expectation(
@@ -76,7 +83,27 @@ struct FrameRateRangeTests {
         let below = FrameRateRange(exactly: 30).choice(onVariableRefresh: display)
         #expect(below.rate == 30)
         #expect(below.reason.contains("more than once"))
-        #expect(FrameRateRange(exactly: 141).choiceWithoutVsync().rate == 141)
+        #expect(FrameRateRange(exactly: 141).directChoice().rate == 141)
+        let clamped = FrameRateRange(minimum: 30, maximum: 240).directChoice(atMost: .hz60)
+        #expect(clamped.rate == 60)
+        #expect(
+            clamped.reason
+                == "paced directly at 60 Hz by deadline: no vsync paces the frames; the preferred 240 Hz is above the display's 60 Hz"
+        )
+        #expect(
+            capped.reason
+                == "paced directly at 141 Hz: a variable-refresh display (48–144 Hz) shows each frame as it comes")
+    }
+
+    @Test("extreme fractions choose without overflowing")
+    func extremeFractions() {
+        let tiny = FrameRate(numerator: 1, denominator: .max)
+        for refresh in [FrameRate.hz60, .hz59_94, FrameRate(numerator: 100_000), FrameRate(period: .nanoseconds(1))] {
+            let choice = FrameRateRange(exactly: tiny).choice(dividing: refresh)
+            #expect(choice.divisor == 1_000_001, "\(refresh)")
+            let high = FrameRateRange(minimum: 1, maximum: FrameRate(numerator: .max)).choice(dividing: refresh)
+            #expect(high.divisor == 1)
+        }
     }
 
     @Test("ranges read at run time throw; rates compare exactly")
@@ -138,6 +165,7 @@ struct FrameRateRangeTests {
         loop.preferredFrameRateRange = nil
         source.advance(frames: 10)
         #expect(loop.refreshRate == 60)
+        #expect(times.last == FrameRate.hz60.offsetNanoseconds(ofFrame: 190))  // every refresh again
         #expect(loop.statistics.frameRateChoices.isEmpty)
     }
 

@@ -95,7 +95,8 @@ public final class DisplayLink {
     /// current rate; `nil` without a range or outside a loop.
     public var frameRateChoice: FrameRateChoice? {
         guard let range = preferredFrameRateRange, let loop else { return nil }
-        var choice = range.choice(dividing: loop.refreshRate)
+        let divisor = frameDivisor(refreshRate: loop.refreshRate)
+        var choice = range.choice(dividing: loop.refreshRate, by: Int(divisor))
         choice.subject = label ?? "link"
         return choice
     }
@@ -217,12 +218,15 @@ public final class DisplayLink {
         }
     }
 
-    /// The k of ``preferredFrameRateRange`` on `refreshRate`: the link runs on every k-th frame
-    /// (cached: it changes only with the loop's rate or the range).
+    /// The k of ``preferredFrameRateRange`` on `refreshRate`: the link runs on every k-th frame.
+    /// Cached, and chosen again only when the loop's rate moves by more than 0.5 % (a measured rate
+    /// that wobbles in its last digits never changes the cadence); allocates nothing.
     func frameDivisor(refreshRate: FrameRate) -> Int64 {
         guard let range = preferredFrameRateRange else { return 1 }
-        if let cached = cachedChoice, cached.refresh == refreshRate { return cached.divisor }
-        let divisor = Int64(range.choice(dividing: refreshRate).divisor ?? 1)
+        if let cached = cachedChoice, refreshRate == cached.refresh || refreshRate.isClose(to: cached.refresh) {
+            return cached.divisor
+        }
+        let divisor = Int64(range.divisor(dividing: refreshRate).divisor)
         cachedChoice = (refreshRate, divisor)
         return divisor
     }

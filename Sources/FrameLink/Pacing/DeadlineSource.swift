@@ -140,7 +140,7 @@ public final class DeadlineSource: FrameSource {
     /// Paces frames at a rate in `range`, or at ``refreshRate`` again for `nil`: the preferred rate,
     /// directly (no vsync paces a deadline grid, so any rate is even). The grid restarts now.
     public func requestFrameRate(in range: FrameRateRange?) {
-        apply(range.map { $0.choiceWithoutVsync() })
+        apply(range.map { $0.directChoice() })
     }
 
     /// Paces at `choice`'s rate (a source that knows the display chose it), or at the rate set.

@@ -37,6 +37,13 @@
 ///
 /// The chosen mode and the reason are in ``mode`` and ``reason``, and in every statistics report.
 ///
+/// **Frame-rate ranges** (``requestFrameRate(in:)``, from ``FrameLoop/preferredFrameRateRange``):
+/// under a fixed vsync the present goes out on every k-th vsync, k chosen once for the display's
+/// rate (``FrameRateRange/choice(dividing:)``); in deadline mode the grid keeps that division of the
+/// display's grid once a vsync was seen, else paces the preferred rate directly, never above
+/// ``displayRefreshRate``; on a variable-refresh display (``variableRefreshRange``) the preferred
+/// rate is paced directly, and each frame is shown as it comes.
+///
 /// **Auto frame rate** (opt-in, like Android's Swappy): when the frame's work costs more than the
 /// budget on average over 10 frames, the source presents on every 2nd vsync, evenly, and returns to
 /// every vsync after 30 frames comfortably under budget. Timestamps stay real, so time-based
@@ -103,6 +110,7 @@ public final class PresentSource: FrameSource {
             if mode == .deadline && (!grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
             }
+            if requestedRange != nil { applyRequestedRange() }
         }
     }
 
@@ -141,15 +149,22 @@ public final class PresentSource: FrameSource {
     /// Whether auto frame rate has halved the rate.
     private var halvesRate = false
 
-    /// The vsyncs per frame chosen for the requested range on a fixed-refresh display (1 without
-    /// one), for the display's rate (measured when known).
+    /// The vsyncs per frame chosen for the requested range while frames follow the vsync (1
+    /// without one, or while the range is paced directly), for the display's rate (measured when
+    /// known). Chosen again only when that rate moves by more than 0.5 % (another display): a
+    /// measurement that wobbles in its last digits never changes the cadence.
     private var rangeInterval: Int {
-        guard let requestedRange, variableRefreshRange == nil else { return 1 }
+        guard let requestedRange, !pacesRequestedRateDirectly else { return 1 }
+        return rangeChoice(requestedRange).interval
+    }
+
+    /// The divisor of the display's rate for `range`, and the rate it was chosen for.
+    private func rangeChoice(_ range: FrameRateRange) -> (base: FrameRate, interval: Int) {
         let base = measuredRefreshRate ?? displayRefreshRate
-        if let cached = rangeIntervalCache, cached.base == base { return cached.interval }
-        let interval = requestedRange.divisor(dividing: base).divisor
-        rangeIntervalCache = (base, interval)
-        return interval
+        if let cached = rangeIntervalCache, base.isClose(to: cached.base) { return cached }
+        let chosen = (base, range.divisor(dividing: base).divisor)
+        rangeIntervalCache = chosen
+        return chosen
     }
     private var rangeIntervalCache: (base: FrameRate, interval: Int)?
 
@@ -171,12 +186,19 @@ public final class PresentSource: FrameSource {
     }
 
     /// Whether frames are paced directly at a requested rate: a requested range on a
-    /// variable-refresh display.
-    private var pacesRequestedRateDirectly: Bool { requestedRange != nil && variableRefreshRange != nil }
+    /// variable-refresh display, while pacing is automatic or deadline (forced vsync divides the
+    /// display's maximum instead; pacing off ignores ranges).
+    private var pacesRequestedRateDirectly: Bool {
+        requestedRange != nil && variableRefreshRange != nil && (pacing == .automatic || pacing == .deadline)
+    }
 
-    /// True while a requested rate is paced on a variable-refresh display (see
-    /// ``variableRefreshRange``): the display shows each frame as it is presented.
-    public var showsFramesWhenPresented: Bool { pacesRequestedRateDirectly && pacing == .automatic }
+    /// True while a requested rate below a variable-refresh display's maximum is paced directly
+    /// (see ``variableRefreshRange``): the display shows each frame as it is presented. (At the
+    /// maximum, a frame may wait for the display's next refresh.)
+    public var showsFramesWhenPresented: Bool {
+        guard pacesRequestedRateDirectly, let display = variableRefreshRange else { return false }
+        return deadline.refreshRate < display.upperBound
+    }
 
     /// How long the last present took, in nanoseconds.
     public private(set) var lastPresentDuration: Int64 = 0
@@ -324,27 +346,21 @@ public final class PresentSource: FrameSource {
     }
 
     /// The rate chosen for the requested range and why, for the current mode; `nil` while none
-    /// is requested.
+    /// is requested, and while pacing is off.
     public var frameRateChoice: FrameRateChoice? {
-        guard let requestedRange else { return nil }
+        guard let requestedRange, mode != .unpaced else { return nil }
         if mode == .vsync && !pacesRequestedRateDirectly {
-            return requestedRange.choice(dividing: measuredRefreshRate ?? displayRefreshRate)
+            return requestedRange.choice(
+                dividing: measuredRefreshRate ?? displayRefreshRate, by: rangeChoice(requestedRange).interval)
         }
         return deadline.frameRateChoice
     }
 
-    /// Applies the requested range to the vsync divisor and the deadline grid.
+    /// Applies the requested range: the vsync divisor is chosen afresh, and the deadline grid
+    /// (see ``applyDeadlineRange()``).
     private func applyRequestedRange() {
         rangeIntervalCache = nil
-        guard let range = requestedRange else {
-            let wasDirect = deadline.frameRateChoice?.divisor == nil && deadline.frameRateChoice != nil
-            deadline.apply(nil)
-            if wasDirect && pacing == .automatic && variableRefreshRange != nil {
-                reason = "measuring whether present blocks on vsync"
-            }
-            return
-        }
-        if let display = variableRefreshRange {
+        if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
             let choice = range.choice(onVariableRefresh: display)
             deadline.apply(choice)
             if pacing == .automatic {
@@ -354,7 +370,26 @@ public final class PresentSource: FrameSource {
             }
             return
         }
-        deadline.apply(range.choiceWithoutVsync())
+        if pacing == .automatic && reason.hasPrefix("frame-rate range") {
+            // No longer paced directly (the range or the variable refresh is gone): measure again.
+            reason = "measuring whether present blocks on vsync"
+        }
+        applyDeadlineRange()
+    }
+
+    /// The deadline grid's rate for the requested range on a fixed display: the same division of
+    /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
+    /// else the preferred rate directly but never above the display's rate.
+    private func applyDeadlineRange() {
+        guard let range = requestedRange, !pacesRequestedRateDirectly else {
+            if !pacesRequestedRateDirectly { deadline.apply(nil) }
+            return
+        }
+        if measuredRefreshRate != nil && grid.isUsable && !keepsNoPhase && !returnsFollowFrames {
+            deadline.apply(range.choice(dividing: rangeChoice(range).base, by: rangeChoice(range).interval))
+        } else {
+            deadline.apply(range.directChoice(atMost: displayRefreshRate))
+        }
     }
 
     /// The time since the source was created.
@@ -705,7 +740,9 @@ public final class PresentSource: FrameSource {
             if blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
             boundary = .now(locksDeadline: locksDeadline)
             guard let lastTimestamp else { return .none }
-            if !blocked { return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod)) }
+            if !blocked {
+                return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod * Int64(presentInterval)))
+            }
             if locksDeadline && capsAtDisplayRefreshRate {
                 // Still measuring, and the present that blocked is not known to be the display's
                 // vsync (an emulated one throttles faster: Xvfb's 62.5 Hz on a display that reports
@@ -1022,6 +1059,7 @@ public final class PresentSource: FrameSource {
             // Keep the vsync's rate and phase where they are known: a window hidden, or a swap
             // chain whose presents stopped blocking, is still best paced on the display's grid.
             if let measuredRefreshRate, grid.isUsable { deadline.refreshRate = measuredRefreshRate }
+            applyDeadlineRange()
             deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
         }
     }

@@ -63,7 +63,7 @@ public struct FrameReport: Codable, Hashable, Sendable {
     /// The rates chosen for requested frame-rate ranges and why, one line per loop or link
     /// (``FrameStatistics/frameRateChoices``); nil when none was requested, and in reports written
     /// before they were listed.
-    public var frameRates: [String]? = nil
+    public var frameRateChoices: [String]? = nil
     /// Input-to-screen latency, when input was measured (nil otherwise, and in reports written
     /// before it was measured).
     public var inputLatency: InputLatency? = nil
@@ -89,7 +89,7 @@ public struct FrameReport: Codable, Hashable, Sendable {
                     + "(\(inputLatency.events) input events)")
         }
         if !pacing.isEmpty { lines.append("pacing: \(pacing)") }
-        for rate in frameRates ?? [] { lines.append("frame rate: \(rate)") }
+        for choice in frameRateChoices ?? [] { lines.append("frame rate: \(choice)") }
         for drop in drops.suffix(5) {
             let head = "  frame \(drop.frame): \(ms(drop.intervalMilliseconds)) ms, \(drop.droppedFrames) dropped — "
             if let gap = drop.gapMilliseconds {

@@ -206,7 +206,7 @@ public final class FrameStatistics {
             frameTimeMaxMilliseconds: Double(longestIntervalNanoseconds) / 1e6,
             pacing: pacingDescription,
             drops: drops.map(FrameReport.Drop.init),
-            frameRates: frameRateChoices.isEmpty ? nil : frameRateChoices.map(\.description),
+            frameRateChoices: frameRateChoices.isEmpty ? nil : frameRateChoices.map(\.description),
             inputLatency: inputEvents > 0
                 ? FrameReport.InputLatency(
                     events: inputEvents, meanMilliseconds: meanInputLatency.secondsValue * 1e3,
