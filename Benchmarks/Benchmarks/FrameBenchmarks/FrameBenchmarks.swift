@@ -43,7 +43,10 @@ final class Workload {
     }
     var targets: [Target] = []
 
-    init(links: Int, timers: Int, weakTargets: Bool = false, realClock: Bool = false, measuresCallbacks: Bool = true) {
+    init(
+        links: Int, timers: Int, weakTargets: Bool = false, realClock: Bool = false, measuresCallbacks: Bool = true,
+        frameRateRanges: Bool = false
+    ) {
         if realClock {
             source = RealClockSource()
             manualSource = nil
@@ -55,13 +58,19 @@ final class Workload {
         loop = FrameLoop(source: source)
         loop.drainsMainQueue = false
         loop.measuresCallbacks = measuresCallbacks
-        for _ in 0..<links {
+        // With ranges: the loop at 50 Hz (every 2nd refresh of the 100 Hz display) and its links
+        // at every 1st, 2nd and 5th of its frames.
+        let ranges: [FrameRateRange?] = [nil, FrameRateRange(exactly: 25), FrameRateRange(minimum: 8, maximum: 12)]
+        if frameRateRanges { loop.preferredFrameRateRange = FrameRateRange(minimum: 40, maximum: 60, preferred: 50) }
+        for index in 0..<links {
             if weakTargets {
                 let target = Target()
                 targets.append(target)
                 DisplayLink(target: target) { target, _ in target.calls &+= 1 }.add(to: loop, forMode: .common)
             } else {
-                DisplayLink { [counter] _ in counter.calls &+= 1 }.add(to: loop, forMode: .common)
+                let link = DisplayLink { [counter] _ in counter.calls &+= 1 }
+                if frameRateRanges { link.preferredFrameRateRange = ranges[index % ranges.count] }
+                link.add(to: loop, forMode: .common)
             }
         }
         for _ in 0..<timers {
@@ -109,7 +118,7 @@ var frameConfiguration: Benchmark.Configuration {
 
 func frameBenchmark(
     _ name: String, links: Int, timers: Int, weakTargets: Bool = false, drainsMainQueue: Bool = false,
-    realClock: Bool = false, measuresCallbacks: Bool = true
+    realClock: Bool = false, measuresCallbacks: Bool = true, frameRateRanges: Bool = false
 ) {
     Benchmark(
         name,
@@ -127,7 +136,7 @@ func frameBenchmark(
         await MainActor.run {
             let work = Workload(
                 links: links, timers: timers, weakTargets: weakTargets, realClock: realClock,
-                measuresCallbacks: measuresCallbacks)
+                measuresCallbacks: measuresCallbacks, frameRateRanges: frameRateRanges)
             work.loop.drainsMainQueue = drainsMainQueue
             workload = work
         }
@@ -208,6 +217,8 @@ let benchmarks: @Sendable () -> Void = {
     frameBenchmark("frame: 10,000 links + 10,000 due timers", links: 10_000, timers: 10_000)
     frameBenchmark("frame: 10,000 links", links: 10_000, timers: 0)
     frameBenchmark("frame: 10,000 due timers", links: 0, timers: 10_000)
+    // Frame-rate ranges: a loop at half the display's rate, links at three rates of it.
+    frameBenchmark("frame: 10,000 links with frame-rate ranges, loop at 50 of 100 Hz", links: 10_000, timers: 0, frameRateRanges: true)
     frameBenchmark(
         "frame: 10,000 weak-target links + 10,000 weak-target timers", links: 10_000, timers: 10_000, weakTargets: true)
     // The deadline pacer's own work per frame, interruption watching included.
