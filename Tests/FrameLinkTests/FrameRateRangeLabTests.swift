@@ -51,6 +51,30 @@ struct FrameRateRangeLabTests {
         }
     }
 
+    @Test(
+        "drops under a divisor: a frame more than half a frame of the chosen rate late drops one, less does not",
+        arguments: [(2, 1, 0), (2, 2, 1), (3, 1, 0), (3, 2, 1), (3, 3, 1)])
+    func dropsUnderADivisor(every: Int, lateRefreshes: Int, drops: Int) {
+        let refresh = FrameRate.hz144
+        let lab = DisplayLab(
+            refresh: .fixed(refresh, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)))
+        let loop = FrameLoop(source: lab.makeSource())
+        loop.preferredFrameRateRange = FrameRateRange(exactly: refresh.divided(by: every))
+        // Frame 400's work runs `lateRefreshes` refreshes past its budget.
+        let budget = refresh.periodNanoseconds * Int64(every)
+        DisplayLink { link in
+            let extra =
+                link.frameIndex == 400 ? budget - 1_000_000 + refresh.periodNanoseconds * Int64(lateRefreshes) : 0
+            lab.work(for: .nanoseconds(1_000_000 + extra - 400_000))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 600)
+        #expect(loop.statistics.droppedFrames == drops, "\(loop.statistics.summary)")
+        // The truth: the display showed the old frame `lateRefreshes` refreshes longer, once.
+        let shown = lab.frames.dropFirst(100).compactMap(\.refresh)
+        let steps = zip(shown, shown.dropFirst()).map { $1 - $0 }
+        #expect(steps.filter { $0 != Int64(every) } == [Int64(every + lateRefreshes)], "\(Set(steps))")
+    }
+
     @Test("a range asked for mid-run under vsync takes effect at once and keeps its cadence; lifted, every vsync again")
     func midRun() {
         let lab = DisplayLab(

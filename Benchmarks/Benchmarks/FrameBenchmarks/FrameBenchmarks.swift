@@ -218,7 +218,9 @@ let benchmarks: @Sendable () -> Void = {
     frameBenchmark("frame: 10,000 links", links: 10_000, timers: 0)
     frameBenchmark("frame: 10,000 due timers", links: 0, timers: 10_000)
     // Frame-rate ranges: a loop at half the display's rate, links at three rates of it.
-    frameBenchmark("frame: 10,000 links with frame-rate ranges, loop at 50 of 100 Hz", links: 10_000, timers: 0, frameRateRanges: true)
+    frameBenchmark(
+        "frame: 10,000 links with frame-rate ranges, loop at 50 of 100 Hz", links: 10_000, timers: 0,
+        frameRateRanges: true)
     frameBenchmark(
         "frame: 10,000 weak-target links + 10,000 weak-target timers", links: 10_000, timers: 10_000, weakTargets: true)
     // The deadline pacer's own work per frame, interruption watching included.

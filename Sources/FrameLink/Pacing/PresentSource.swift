@@ -792,8 +792,13 @@ public final class PresentSource: FrameSource {
             knownDrops = reportedMisses
         } else if receivesPresentationFeedback {
             knownDrops = 0
-        } else if let previous = lastShownNumber, presentInterval == 1 {
-            knownDrops = Int(clamping: max(0, called - previous))
+        } else if let previous = lastShownNumber {
+            // The refreshes the display showed the old frame longer than the k it should have;
+            // under a divisor, a frame of the chosen rate is dropped when they are more than half
+            // of it (as an interval over 1.5 periods drops one), counted exactly in refreshes.
+            let interval = Int64(presentInterval)
+            let missed = max(0, called - previous - (interval - 1))
+            knownDrops = Int(clamping: interval == 1 ? missed : (2 * missed + interval - 1) / (2 * interval))
         } else {
             knownDrops = lastVsyncNumber == nil ? 0 : nil
         }
