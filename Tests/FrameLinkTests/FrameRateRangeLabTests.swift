@@ -75,6 +75,115 @@ struct FrameRateRangeLabTests {
         #expect(steps.filter { $0 != Int64(every) } == [Int64(every + lateRefreshes)], "\(Set(steps))")
     }
 
+    @Test("drops under a divisor with presentation feedback: the same exact count")
+    func dropsWithFeedback() {
+        for (lateRefreshes, drops) in [(0, 0), (1, 0), (2, 1)] {
+            let lab = DisplayLab(
+                refresh: .fixed(.hz144, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)),
+                feedback: true)
+            let loop = FrameLoop(source: lab.makeSource())
+            loop.preferredFrameRateRange = FrameRateRange(exactly: 72)
+            let period = FrameRate.hz144.periodNanoseconds
+            DisplayLink { link in
+                let extra = link.frameIndex == 400 ? period * Int64(1 + lateRefreshes) : 0
+                lab.work(for: .nanoseconds(1_000_000 + extra))
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 600)
+            #expect(loop.statistics.droppedFrames == drops, "\(lateRefreshes) late: \(loop.statistics.summary)")
+        }
+    }
+
+    @Test("input latency under a divisor counts a frame shown a refresh late, as the lab saw it")
+    func latencyUnderADivisor() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz144, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 40, maximum: 50)
+        var nextInput: Int64 = 1_000_000
+        var read: [Int64] = []
+        var inputsOfFrame: [Int64: [Int64]] = [:]
+        loop.eventHandler = { loop in
+            while nextInput <= loop.now.nanoseconds {
+                loop.noteInput(at: FrameInstant(nanoseconds: nextInput))
+                read.append(nextInput)
+                nextInput += 3_100_000
+            }
+        }
+        // Every 5th frame runs one refresh over its budget: shown a refresh late, not a drop.
+        DisplayLink { link in
+            lab.work(for: .milliseconds(link.frameIndex % 5 == 0 ? 24 : 3))
+        }.add(to: loop, forMode: .common)
+        source.present = {
+            lab.present()
+            inputsOfFrame[Int64(lab.frames.count)] = read
+            read.removeAll()
+        }
+        loop.run(frames: 1_500)
+        var truth: [Int64] = []
+        for frame in lab.frames.dropFirst(300) {
+            guard let shown = frame.shownAt else { continue }
+            truth += (inputsOfFrame[frame.number] ?? []).map { shown.nanoseconds - $0 }
+        }
+        let trueMean = Double(truth.reduce(0, +)) / Double(truth.count) / 1e6
+        let measured = loop.statistics.meanInputLatency.secondsValue * 1e3
+        #expect(abs(measured - trueMean) < 0.3, "measured \(measured) ms, true \(trueMean) ms")
+        #expect(loop.statistics.droppedFrames == 0)
+    }
+
+    @Test("pacing forced to vsync and back to automatic on a variable-refresh display: the range is paced again")
+    func pacingToggled() {
+        let lab = DisplayLab(refresh: .variable(minimum: .hz48, maximum: .hz144))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 48, maximum: 100)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 200)
+        source.pacing = .vsync
+        loop.run(frames: 200)
+        source.pacing = .automatic
+        let back = lab.frames.count
+        loop.run(frames: 400)
+        #expect(source.mode == .deadline, "\(source.pacingDescription)")
+        #expect(loop.refreshRate == 100)
+        let shown = lab.frames.dropFirst(back + 5).compactMap(\.shownAt)
+        #expect(Set(zip(shown, shown.dropFirst()).map { ($1 - $0).wholeNanoseconds }) == [10_000_000])
+    }
+
+    @Test("a range above an emulated vsync that runs faster than the display: never faster than the display")
+    func emulatedFasterVsync() {
+        let lab = DisplayLab(
+            refresh: .emulated(FrameRate(framesPerSecond: 62.5)), jitter: .uniform(upTo: .milliseconds(1)))
+        let source = lab.makeSource(nominalRate: .hz60)
+        source.capsAtDisplayRefreshRate = true
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 60, maximum: 90)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 900)
+        let presented = lab.frames.dropFirst(100).map(\.presentedAt.nanoseconds)
+        let shortest = zip(presented, presented.dropFirst()).map { $1 - $0 }.min() ?? 0
+        #expect(shortest >= FrameRate.hz60.periodNanoseconds - 1_000_000, "\(shortest) ns")
+        #expect(loop.refreshRate <= .hz60, "\(source.pacingDescription)")
+    }
+
+    @Test("a frame log recorded across a change of rate still validates and writes")
+    func logAcrossRateChange() throws {
+        let lab = DisplayLab(refresh: .fixed(.hz144, phase: .milliseconds(1)))
+        let loop = FrameLoop(source: lab.makeSource())
+        loop.preferredFrameRateRange = FrameRateRange(minimum: 40, maximum: 50)
+        loop.frameLog = FrameLog()
+        // At 144 Hz, frame 450 overruns by two refreshes: 2 drops at 144 Hz, none at the log's 48 Hz.
+        DisplayLink { link in lab.work(for: .milliseconds(link.frameIndex == 450 ? 15 : 2)) }
+            .add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        loop.preferredFrameRateRange = nil
+        loop.run(frames: 300)
+        #expect(loop.statistics.droppedFrames >= 2)
+        let log = try #require(loop.frameLog)
+        try log.validate()
+        #expect(log.records.count > 500)
+    }
+
     @Test("a range asked for mid-run under vsync takes effect at once and keeps its cadence; lifted, every vsync again")
     func midRun() {
         let lab = DisplayLab(
@@ -148,7 +257,7 @@ struct FrameRateRangeLabTests {
         let choice = loop.statistics.frameRateChoices.first
         #expect(choice?.divisor == 2, "\(String(describing: choice))")
         #expect(choice.map { abs($0.rate.framesPerSecond - loop.refreshRate.framesPerSecond) < 0.01 } == true)
-        #expect(!source.showsFramesWhenPresented)
+        #expect(source.mode == .vsync)
     }
 
     @Test("the automatic frame rate halves a range's rate: 30 Hz on 60 Hz becomes every 4th vsync, and comes back")

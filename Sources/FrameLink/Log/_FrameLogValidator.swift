@@ -27,7 +27,7 @@ struct _FrameLogValidator {
     }
 
     /// The most input events one frame can note (``FrameLoop/noteInput(at:)`` keeps 64).
-    static let mostInputEvents = 64
+    static let mostInputEvents = FrameLoop.mostInputEventsPerFrame
 
     /// Checks a record's input: a count of 0…64, latencies not negative, the mean at most the
     /// longest, and both zero without input.

@@ -133,7 +133,7 @@ public final class FrameLoop {
             source.requestFrameRate(in: preferredFrameRateRange)
             if let range = preferredFrameRateRange, source.frameRateChoice == nil {
                 FrameLinkLogging.logger.warning(
-                    "FrameLoop.preferredFrameRateRange \(range): \(type(of: source)) takes no frame-rate requests; frames stay at \(source.refreshRate)"
+                    "FrameLoop.preferredFrameRateRange \(range): \(type(of: source)) chose no rate (it takes no frame-rate requests, or paces none now); frames stay at \(source.refreshRate)"
                 )
             }
         }
@@ -186,8 +186,10 @@ public final class FrameLoop {
     private var latency = _LatencyPacer()
     /// Input noted in the current frame, and in the frame before with its target (its latency is
     /// booked with the interval that ends at the next frame, when a late frame is known).
-    private var frameInputs = _Ring(capacity: 64)
-    private var shownInputs = _Ring(capacity: 64)
+    private var frameInputs = _Ring(capacity: FrameLoop.mostInputEventsPerFrame)
+    private var shownInputs = _Ring(capacity: FrameLoop.mostInputEventsPerFrame)
+    /// The input events a frame notes at most (``noteInput(at:)``); a frame log's records hold no more.
+    nonisolated static let mostInputEventsPerFrame = 64
     private var shownInputsTarget: Int64 = 0
     /// What runs in ``currentMode``, as mode bits.
     private var activeMask: UInt64 = 1 | 2
@@ -354,23 +356,29 @@ public final class FrameLoop {
                 frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: presentStart,
                 presentDuration: source.lastPresentDuration, period: source.refreshRate.periodNanoseconds,
                 dropped: source.droppedFramesAtLastBoundary, blame: lastFrameBlame)
+            // When the last frame reached the screen, where the source knows it (its swap-chain
+            // model, presentation feedback, a variable-refresh display showing it as presented);
+            // else its target, later by the frames dropped.
+            let period = source.refreshRate.periodNanoseconds
+            let knownShown = source.shownAtLastBoundary?.nanoseconds
             // A frame that really missed its vsync (the present's own cost, work after the render
-            // phase) widens latency mode's margin as a predicted overrun does.
-            if minimizesInputLatency && record.droppedFrames > 0 {
-                latency.noteMiss(period: source.refreshRate.periodNanoseconds)
+            // phase) widens latency mode's margin as a predicted overrun does: a drop, or a frame
+            // shown a refresh late under a frame-rate divisor.
+            if minimizesInputLatency
+                && (record.droppedFrames > 0 || knownShown.map { $0 > shownInputsTarget + period / 4 } == true)
+            {
+                latency.noteMiss(period: period)
             }
-            // The last frame's input reached the screen at its target, or as many refreshes later
-            // as the display showed an old frame again (on a display that shows frames as they are
-            // presented: when present returned).
             if shownInputs.count > 0 {
-                let shown =
-                    source.showsFramesWhenPresented
-                    ? presentStart + source.lastPresentDuration
-                    : shownInputsTarget + Int64(record.droppedFrames) * source.refreshRate.periodNanoseconds
-                bookInput(shownAt: shown, into: &record)
+                bookInput(
+                    shownAt: knownShown ?? shownInputsTarget + Int64(record.droppedFrames) * period, into: &record)
             }
             if let frameLog {
                 if frameLog.periodNanoseconds == 0 { frameLog.periodNanoseconds = source.refreshRate.periodNanoseconds }
+                // A log has one period: a frame booked at another rate (a frame-rate range or the
+                // automatic frame rate changed the loop's) keeps at most the drops it allows.
+                record.droppedFrames = FrameRecord.droppedFrames(
+                    interval: record.interval, period: frameLog.periodNanoseconds, known: record.droppedFrames)
                 frameLog.append(record)
             }
         }

@@ -97,10 +97,12 @@ public protocol FrameSource: AnyObject {
     /// the source does not take requests).
     var frameRateChoice: FrameRateChoice? { get }
 
-    /// Whether a presented frame reaches the screen as soon as it is presented (a variable-refresh
-    /// display paced below its maximum), rather than at a later refresh: input latency is then
-    /// measured to the moment present returned. The default is false.
-    var showsFramesWhenPresented: Bool { get }
+    /// When the frame presented at the last frame boundary reached, or will reach, the screen, when
+    /// the source knows it: the vsync its swap-chain model (or presentation feedback) puts it on, or
+    /// the moment present returned on a variable-refresh display that shows frames as they come.
+    /// The loop measures input latency to it. `nil` (the default) means the frame's target, later
+    /// by the frames the loop counted as dropped.
+    var shownAtLastBoundary: FrameInstant? { get }
 
     /// The refreshes the display showed an old frame again in the interval that ended at the last
     /// frame boundary, when the source knows them (from its vsync grid or presentation feedback):
@@ -140,8 +142,8 @@ extension FrameSource {
     /// `nil`: the frame being built is shown at the next grid point.
     public var targetTimestamp: FrameInstant? { nil }
 
-    /// False: frames reach the screen at a refresh after their present.
-    public var showsFramesWhenPresented: Bool { false }
+    /// `nil`: the frame is shown at its target, later by the dropped frames.
+    public var shownAtLastBoundary: FrameInstant? { nil }
 
     /// Ignores the request: the source paces at its own rate.
     public func requestFrameRate(in range: FrameRateRange?) {}

@@ -192,13 +192,22 @@ public final class PresentSource: FrameSource {
         requestedRange != nil && variableRefreshRange != nil && (pacing == .automatic || pacing == .deadline)
     }
 
-    /// True while a requested rate below a variable-refresh display's maximum is paced directly
-    /// (see ``variableRefreshRange``): the display shows each frame as it is presented. (At the
+    /// Whether a requested rate below a variable-refresh display's maximum is paced directly (see
+    /// ``variableRefreshRange``): the display then shows each frame as it is presented. (At the
     /// maximum, a frame may wait for the display's next refresh.)
-    public var showsFramesWhenPresented: Bool {
+    private var showsFramesWhenPresented: Bool {
         guard pacesRequestedRateDirectly, let display = variableRefreshRange else { return false }
         return deadline.refreshRate < display.upperBound
     }
+
+    /// When the frame presented at the last boundary is shown, on the source's timeline, if known.
+    private var knownShownTime: Int64?
+
+    /// When the frame presented at the last boundary reached, or will reach, the screen: the vsync
+    /// the swap-chain model (or presentation feedback) puts it on while frames follow the vsync
+    /// grid; the moment present returned while a requested rate below a variable-refresh display's
+    /// maximum is paced directly; else `nil`.
+    public var shownAtLastBoundary: FrameInstant? { knownShownTime.map { FrameInstant(nanoseconds: $0) } }
 
     /// How long the last present took, in nanoseconds.
     public private(set) var lastPresentDuration: Int64 = 0
@@ -362,7 +371,7 @@ public final class PresentSource: FrameSource {
         rangeIntervalCache = nil
         if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
             let choice = range.choice(onVariableRefresh: display)
-            deadline.apply(choice)
+            applyDeadlineRange()
             if pacing == .automatic {
                 phaseProbe = nil
                 switchMode(to: .deadline, because: "frame-rate range \(range): \(choice.reason)")
@@ -381,11 +390,15 @@ public final class PresentSource: FrameSource {
     /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
     /// else the preferred rate directly but never above the display's rate.
     private func applyDeadlineRange() {
-        guard let range = requestedRange, !pacesRequestedRateDirectly else {
-            if !pacesRequestedRateDirectly { deadline.apply(nil) }
+        guard let range = requestedRange else {
+            deadline.apply(nil)
             return
         }
-        if measuredRefreshRate != nil && grid.isUsable && !keepsNoPhase && !returnsFollowFrames {
+        if pacesRequestedRateDirectly, let display = variableRefreshRange {
+            deadline.apply(range.choice(onVariableRefresh: display))
+        } else if measuredRefreshRate != nil && grid.isUsable && !keepsNoPhase && !returnsFollowFrames
+            && !vsyncIsFasterThanDisplay
+        {
             deadline.apply(range.choice(dividing: rangeChoice(range).base, by: rangeChoice(range).interval))
         } else {
             deadline.apply(range.directChoice(atMost: displayRefreshRate))
@@ -516,6 +529,7 @@ public final class PresentSource: FrameSource {
         if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
         knownDrops = nil
         knownTarget = nil
+        knownShownTime = nil
         let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked)
         logLockChanges(relocksBefore: relocks)
@@ -529,6 +543,7 @@ public final class PresentSource: FrameSource {
         if pacesRequestedRateDirectly && pacing == .automatic {
             // A requested rate on a variable-refresh display: the deadline grid paces it, and the
             // display shows each frame as it comes.
+            if showsFramesWhenPresented { knownShownTime = presentEnd }
             forgetGridPosition()
             boundary = .deadline
             callWasPaced = true
@@ -703,7 +718,8 @@ public final class PresentSource: FrameSource {
         for (frame, time) in zip(unbookedFrames, unbookedTimes) {
             let number = grid.number(atOrBefore: time + _VsyncGrid.earlyTolerance)
             if let last = lastReport, frame == last.frame + 1, number > last.number {
-                missed += Int(clamping: number - last.number - 1)
+                let interval = Int64(presentInterval)
+                missed += Self.drops(missedRefreshes: number - last.number - interval, interval: interval)
             }
             lastReport = (frame, number)
         }
@@ -797,15 +813,26 @@ public final class PresentSource: FrameSource {
             // under a divisor, a frame of the chosen rate is dropped when they are more than half
             // of it (as an interval over 1.5 periods drops one), counted exactly in refreshes.
             let interval = Int64(presentInterval)
-            let missed = max(0, called - previous - (interval - 1))
-            knownDrops = Int(clamping: interval == 1 ? missed : (2 * missed + interval - 1) / (2 * interval))
+            knownDrops = Self.drops(missedRefreshes: called - previous - (interval - 1), interval: interval)
         } else {
             knownDrops = lastVsyncNumber == nil ? 0 : nil
         }
         lastShownNumber = shown
+        knownShownTime = grid.time(ofNumber: shown)
         lastVsyncNumber = number
         knownTarget = grid.time(ofNumber: max(shown + 1, number + Int64(presentInterval)))
         return time
+    }
+
+    /// The frames of the chosen rate dropped when the display showed the old frame `missed`
+    /// refreshes longer than the `interval` it should have: as many as an interval of
+    /// `interval + missed` refreshes drops at a period of `interval` refreshes (none up to half a
+    /// frame late, then rounded half up), counted exactly in refreshes.
+    static func drops(missedRefreshes missed: Int64, interval: Int64) -> Int {
+        guard missed > 0 else { return 0 }
+        if interval == 1 { return Int(clamping: missed) }
+        guard 2 * missed > interval else { return 0 }
+        return Int(clamping: (2 * missed + interval) / (2 * interval))
     }
 
     /// Frames no longer follow the grid (deadline pacing, a relock): the next frame on it starts
@@ -826,6 +853,8 @@ public final class PresentSource: FrameSource {
         case .automatic:
             reason = "measuring whether present blocks on vsync"
         }
+        // Whether a range is paced directly depends on the pacing asked for.
+        if requestedRange != nil { applyRequestedRange() }
     }
 
     /// Whether the blocking presents measured so far come faster than the display's rate allows:
@@ -885,6 +914,7 @@ public final class PresentSource: FrameSource {
                     + "not the display's vsync (an emulated one, as under Xvfb), paced by deadline"
                 if mode == .vsync { switchMode(to: .deadline, because: why) } else { reason = why }
                 deadline.refreshRate = displayRefreshRate
+                applyDeadlineRange()
             }
             return
         }

@@ -10,7 +10,8 @@ public struct FrameRateChoice: Hashable, Sendable, CustomStringConvertible {
     public var divisor: Int?
     /// The rate that was divided (the display's refresh, or the loop's rate for a link), if one was.
     public var dividedRate: FrameRate?
-    /// Whether the chosen rate lies inside the range (false when no even rate does).
+    /// Whether the chosen rate lies inside the range, or within 0.5 % of it (false when no even
+    /// rate does); ``FrameRateRange/contains(_:)`` is exact.
     public var isInsideRange: Bool
     /// Why this rate, such as `"every 2nd frame of 144 Hz: the even rate in 60–90 Hz closest to
     /// 72 Hz"`.

@@ -8,7 +8,8 @@
 /// for 40–50. When no such rate lies inside the range, the one closest to the preferred rate is
 /// chosen anyway (a tie goes to the higher rate), and the choice says so. A rate within 0.5 % of a
 /// bound counts as inside it, so a display measured a little off its nominal rate (60.001 Hz, or
-/// NTSC's 59.94 Hz for "exactly 30") chooses as the nominal rate would. On a display that shows
+/// 29.97 Hz, half of NTSC's 59.94, for "exactly 30") chooses as the nominal rate would
+/// (``FrameRateChoice/isInsideRange`` says so, where ``contains(_:)`` is exact). On a display that shows
 /// frames whenever they come (variable refresh, or no vsync) the preferred rate is paced directly.
 ///
 /// ```swift
