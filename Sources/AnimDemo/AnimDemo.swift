@@ -109,6 +109,20 @@ struct AnimDemo: ParsableCommand {
     @Flag(help: "Start in latency mode: frames begin as late as they can, so input is read late (L toggles it).")
     var latencyMode = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Ask for a frame-rate range: 30 (exactly), 40-50 (preferring 50) or 40-50@45; on a fixed display "
+                + "the even division of its rate closest to the preferred one, else paced directly.",
+            valueName: "range"))
+    var frameRateRange: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Say the display refreshes variably (VRR) from MIN to MAX hertz, such as 48-144: a frame-rate range "
+                + "is then paced directly (a cap just under MAX keeps the swap chain empty).",
+            valueName: "range"))
+    var variableRefresh: String?
+
     @Option(help: ArgumentHelp("TrueType font for the HUD text.", valueName: "path"))
     var font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -142,6 +156,20 @@ struct AnimDemo: ParsableCommand {
         if pacing == .vsync && !vsync {
             throw ValidationError("--pacing vsync needs a vsync renderer: drop --no-vsync")
         }
+        if let frameRateRange {
+            do {
+                _ = try RateRangeArgument.range(frameRateRange)
+            } catch {
+                throw ValidationError("--frame-rate-range \(error)")
+            }
+        }
+        if let variableRefresh {
+            do {
+                _ = try RateRangeArgument.variableRefresh(variableRefresh)
+            } catch {
+                throw ValidationError("--variable-refresh \(error)")
+            }
+        }
         if font.isEmpty { throw ValidationError("--font needs a file path") }
         if assets.isEmpty { throw ValidationError("--assets needs a folder") }
         try OutputPaths.check(screenshot: screenshot, report: report, log: log, assets: assets, font: font)
@@ -156,7 +184,8 @@ struct AnimDemo: ParsableCommand {
             refreshRate: refreshRate.flatMap { FrameRate(framesPerSecond: $0) },
             vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
             stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion,
-            latencyMode: latencyMode)
+            latencyMode: latencyMode, frameRateRange: try frameRateRange.map(RateRangeArgument.range),
+            variableRefresh: try variableRefresh.map(RateRangeArgument.variableRefresh))
         let outcome = try MainActor.assumeIsolated { () throws -> DemoApp.Outcome in
             let app = try DemoApp(options: options)
             return try app.run()

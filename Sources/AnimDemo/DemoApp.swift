@@ -87,6 +87,8 @@ final class DemoApp {
         }
 
         host.loop.minimizesInputLatency = options.latencyMode
+        host.source.variableRefreshRange = options.variableRefresh
+        host.loop.preferredFrameRateRange = options.frameRateRange
         switch options.pacing {
         case .auto: break
         case .vsync: host.source.pacing = .vsync

@@ -27,6 +27,10 @@ struct DemoOptions: Sendable {
     var motion: MotionChoice = .engine
     /// Whether the loop starts in latency mode (``FrameLoop/minimizesInputLatency``).
     var latencyMode = false
+    /// The loop's frame-rate range (`--frame-rate-range`), if one was asked for.
+    var frameRateRange: FrameRateRange?
+    /// The display's variable refresh range (`--variable-refresh`), if it was given.
+    var variableRefresh: ClosedRange<FrameRate>?
 }
 
 /// An error that ends AnimDemo with one line on stderr and a non-zero exit status.

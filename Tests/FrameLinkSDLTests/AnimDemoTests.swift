@@ -67,6 +67,33 @@ final class AnimDemoTests: XCTestCase {
             headless + ["--report", "/nonexistent-\(UUID().uuidString)/r.json"], saying: "does not exist")
     }
 
+    func testABadFrameRateRangeIsRefused() throws {
+        try assertRefused(headless + ["--frame-rate-range", "50-40"], saying: "the minimum 50 Hz is above the maximum")
+        try assertRefused(headless + ["--frame-rate-range", "fast"], saying: "`fast` is not a number of hertz")
+        try assertRefused(headless + ["--frame-rate-range", "40-50@60"], saying: "the preferred 60 Hz lies outside it")
+        try assertRefused(headless + ["--frame-rate-range", "nan"], saying: "--frame-rate-range `nan`")
+        try assertRefused(headless + ["--frame-rate-range", "0"], saying: "--frame-rate-range `0`")
+        try assertRefused(headless + ["--frame-rate-range", "40-50-60"], saying: "use MIN-MAX")
+        try assertRefused(headless + ["--variable-refresh", "144-48"], saying: "--variable-refresh `144-48`")
+    }
+
+    func testAFrameRateRangeIsPacedAndReported() throws {
+        let report = AnimDemoProcess.temporaryPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let result = try AnimDemoProcess.run(
+            [
+                "--headless", "--frames", "40", "--assets", assets, "--sprites", "50", "--frame-rate-range", "24-30",
+                "--report", report,
+            ], environment: ["SDL_VIDEODRIVER": nil])
+        XCTAssertTrue(result.exitedNormally && result.status == 0, "\(result.status): \(result.standardError)")
+        XCTAssertTrue(
+            result.standardOutput.contains("frame rate: loop: 30 Hz (paced directly at 30 Hz by deadline"),
+            result.standardOutput)
+        let parsed = try AnimDemoReport.load(report)
+        XCTAssertEqual(parsed.statistics.frameRateChoices?.first?.hasPrefix("loop: 30 Hz"), true)
+        XCTAssertEqual(parsed.statistics.periodMilliseconds, 1000.0 / 30, accuracy: 0.001)
+    }
+
     func testAMissingAssetIsReported() throws {
         let folder = "/nonexistent-\(UUID().uuidString)"
         try assertRefused(

@@ -55,12 +55,12 @@ public struct FrameRateRange: Hashable, Sendable, CustomStringConvertible {
         throws(FrameLinkError)
     {
         guard minimum <= maximum else {
-            throw .invalidFrameRate("frame-rate range \(minimum)–\(maximum): the minimum is above the maximum")
+            throw .invalidFrameRate("frame-rate range \(minimum.number)–\(maximum): the minimum is above the maximum")
         }
         let preferred = preferred ?? maximum
         guard preferred >= minimum && preferred <= maximum else {
             throw .invalidFrameRate(
-                "frame-rate range \(minimum)–\(maximum): the preferred \(preferred) lies outside it")
+                "frame-rate range \(minimum.number)–\(maximum): the preferred \(preferred) lies outside it")
         }
         self.minimum = minimum
         self.maximum = maximum
