@@ -128,3 +128,42 @@ struct LabRun {
         return best
     }
 }
+
+/// Scripted input on the display lab: an event every `every` nanoseconds, read (and noted to the
+/// loop) in the event phase of the frame that follows it, and the lab's ground truth of when each
+/// event reached the screen: the frame presented at the end of the frame that read it.
+@MainActor
+final class ScriptedInput {
+    private var nextInput: Int64 = 1_000_000
+    private var read: [Int64] = []
+    private var inputsOfFrame: [Int64: [Int64]] = [:]
+    private let lab: DisplayLab
+
+    /// Installs the input on `loop`'s event handler and wraps `source`'s present to note which
+    /// frame carried which input.
+    init(every interval: Int64, lab: DisplayLab, loop: FrameLoop, source: PresentSource) {
+        self.lab = lab
+        loop.eventHandler = { [unowned self] loop in
+            while nextInput <= loop.now.nanoseconds {
+                loop.noteInput(at: FrameInstant(nanoseconds: nextInput))
+                read.append(nextInput)
+                nextInput += interval
+            }
+        }
+        source.present = { [unowned self] in
+            lab.present()
+            inputsOfFrame[Int64(lab.frames.count)] = read
+            read.removeAll()
+        }
+    }
+
+    /// The true mean input-to-screen latency in milliseconds, over the frames after the first `skip`.
+    func trueMeanLatency(skippingFrames skip: Int) -> Double {
+        var truth: [Int64] = []
+        for frame in lab.frames.dropFirst(skip) {
+            guard let shown = frame.shownAt else { continue }
+            truth += (inputsOfFrame[frame.number] ?? []).map { shown.nanoseconds - $0 }
+        }
+        return Double(truth.reduce(0, +)) / Double(max(1, truth.count)) / 1e6
+    }
+}

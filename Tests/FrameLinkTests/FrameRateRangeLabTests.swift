@@ -100,32 +100,13 @@ struct FrameRateRangeLabTests {
         let source = lab.makeSource()
         let loop = FrameLoop(source: source)
         loop.preferredFrameRateRange = FrameRateRange(minimum: 40, maximum: 50)
-        var nextInput: Int64 = 1_000_000
-        var read: [Int64] = []
-        var inputsOfFrame: [Int64: [Int64]] = [:]
-        loop.eventHandler = { loop in
-            while nextInput <= loop.now.nanoseconds {
-                loop.noteInput(at: FrameInstant(nanoseconds: nextInput))
-                read.append(nextInput)
-                nextInput += 3_100_000
-            }
-        }
+        let input = ScriptedInput(every: 3_100_000, lab: lab, loop: loop, source: source)
         // Every 5th frame runs one refresh over its budget: shown a refresh late, not a drop.
         DisplayLink { link in
             lab.work(for: .milliseconds(link.frameIndex % 5 == 0 ? 24 : 3))
         }.add(to: loop, forMode: .common)
-        source.present = {
-            lab.present()
-            inputsOfFrame[Int64(lab.frames.count)] = read
-            read.removeAll()
-        }
         loop.run(frames: 1_500)
-        var truth: [Int64] = []
-        for frame in lab.frames.dropFirst(300) {
-            guard let shown = frame.shownAt else { continue }
-            truth += (inputsOfFrame[frame.number] ?? []).map { shown.nanoseconds - $0 }
-        }
-        let trueMean = Double(truth.reduce(0, +)) / Double(truth.count) / 1e6
+        let trueMean = input.trueMeanLatency(skippingFrames: 300)
         let measured = loop.statistics.meanInputLatency.secondsValue * 1e3
         #expect(abs(measured - trueMean) < 0.3, "measured \(measured) ms, true \(trueMean) ms")
         #expect(loop.statistics.droppedFrames == 0)
@@ -384,33 +365,13 @@ struct FrameRateRangeLabTests {
         source.swapChainBuffers = 3  // as the host that configured the chain says
         let loop = FrameLoop(source: source)
         loop.preferredFrameRateRange = cap
-        var nextInput: Int64 = 1_000_000
-        var read: [Int64] = []
-        var inputsOfFrame: [Int64: [Int64]] = [:]
-        loop.eventHandler = { loop in
-            while nextInput <= loop.now.nanoseconds {
-                loop.noteInput(at: FrameInstant(nanoseconds: nextInput))
-                read.append(nextInput)
-                nextInput += 1_300_000
-            }
-        }
+        let input = ScriptedInput(every: 1_300_000, lab: lab, loop: loop, source: source)
         DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
-        source.present = {
-            lab.present()
-            inputsOfFrame[Int64(lab.frames.count)] = read
-            read.removeAll()
-        }
         loop.run(frames: frames)
-        var truth: [Int64] = []
-        // The frame presented at the end of frame k carries frame k's input (the first present
-        // carries none); skip the start-up.
-        for frame in lab.frames.dropFirst(300) {
-            guard let shown = frame.shownAt else { continue }
-            truth += (inputsOfFrame[frame.number] ?? []).map { shown.nanoseconds - $0 }
-        }
+        // Skip the start-up.
         return CapRun(
             meanLatency: loop.statistics.meanInputLatency.secondsValue * 1e3,
-            trueMeanLatency: Double(truth.reduce(0, +)) / Double(max(1, truth.count)) / 1e6,
+            trueMeanLatency: input.trueMeanLatency(skippingFrames: 300),
             queuedAhead: lab.frames.dropFirst(300).map(\.framesQueuedAhead), drops: loop.statistics.droppedFrames,
             pacing: loop.statistics.pacingDescription)
     }
