@@ -75,7 +75,7 @@ public final class DisplayLink {
     /// why, and so does ``FrameStatistics/frameRateChoices``.
     public var preferredFrameRateRange: FrameRateRange? {
         didSet {
-            cachedChoice = nil
+            cachedDivisor = nil
             state.hasPreferredFrameRate = preferredFrameRateRange != nil
         }
     }
@@ -138,7 +138,7 @@ public final class DisplayLink {
     /// The closure; released by ``invalidate()``.
     private var callback: (@MainActor (DisplayLink) -> Void)?
     private weak var weakTarget: AnyObject?
-    private var cachedChoice: (refresh: FrameRate, divisor: Int64)?
+    private var cachedDivisor: (refresh: FrameRate, divisor: Int64)?
 
     /// The part of each frame in which the link runs (see ``LinkPhase``).
     public let phase: LinkPhase
@@ -223,11 +223,11 @@ public final class DisplayLink {
     /// that wobbles in its last digits never changes the cadence); allocates nothing.
     func frameDivisor(refreshRate: FrameRate) -> Int64 {
         guard let range = preferredFrameRateRange else { return 1 }
-        if let cached = cachedChoice, refreshRate == cached.refresh || refreshRate.isClose(to: cached.refresh) {
+        if let cached = cachedDivisor, refreshRate == cached.refresh || refreshRate.isClose(to: cached.refresh) {
             return cached.divisor
         }
         let divisor = Int64(range.divisor(dividing: refreshRate).divisor)
-        cachedChoice = (refreshRate, divisor)
+        cachedDivisor = (refreshRate, divisor)
         return divisor
     }
 

@@ -369,12 +369,12 @@ public final class PresentSource: FrameSource {
     /// (see ``applyDeadlineRange()``).
     private func applyRequestedRange() {
         rangeIntervalCache = nil
-        if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
-            let choice = range.choice(onVariableRefresh: display)
+        if pacesRequestedRateDirectly, let range = requestedRange {
             applyDeadlineRange()
             if pacing == .automatic {
                 phaseProbe = nil
-                switchMode(to: .deadline, because: "frame-rate range \(range): \(choice.reason)")
+                let why = deadline.frameRateChoice?.reason ?? ""
+                switchMode(to: .deadline, because: "frame-rate range \(range): \(why)")
                 if let lastTimestamp { deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp)) }
             }
             return
@@ -399,7 +399,8 @@ public final class PresentSource: FrameSource {
         } else if measuredRefreshRate != nil && grid.isUsable && !keepsNoPhase && !returnsFollowFrames
             && !vsyncIsFasterThanDisplay
         {
-            deadline.apply(range.choice(dividing: rangeChoice(range).base, by: rangeChoice(range).interval))
+            let chosen = rangeChoice(range)
+            deadline.apply(range.choice(dividing: chosen.base, by: chosen.interval))
         } else {
             deadline.apply(range.directChoice(atMost: displayRefreshRate))
         }
@@ -829,9 +830,7 @@ public final class PresentSource: FrameSource {
     /// `interval + missed` refreshes drops at a period of `interval` refreshes (none up to half a
     /// frame late, then rounded half up), counted exactly in refreshes.
     static func drops(missedRefreshes missed: Int64, interval: Int64) -> Int {
-        guard missed > 0 else { return 0 }
-        if interval == 1 { return Int(clamping: missed) }
-        guard 2 * missed > interval else { return 0 }
+        guard missed > 0, 2 * missed > interval else { return 0 }
         return Int(clamping: (2 * missed + interval) / (2 * interval))
     }
 
@@ -1138,12 +1137,13 @@ public final class PresentSource: FrameSource {
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
         let budget = refreshRate.periodNanoseconds / (halvesRate ? 2 : 1)
         if !halvesRate && frameCosts.count >= 10 && frameCosts.mean(last: 10) > budget * 95 / 100 {
+            let every =
+                mode == .deadline && requestedRange != nil
+                ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"
             setHalvesRate(
                 true,
-                because:
-                    "presenting every \(mode == .deadline && requestedRange != nil ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"): "
-                    + "frame cost \(Milliseconds(frameCosts.mean(last: 10))) ms over the \(Milliseconds(budget)) ms budget"
-            )
+                because: "presenting every \(every): frame cost \(Milliseconds(frameCosts.mean(last: 10))) ms "
+                    + "over the \(Milliseconds(budget)) ms budget")
         } else if halvesRate && frameCosts.count >= 30 && frameCosts.mean(last: 30) < budget * 70 / 100 {
             setHalvesRate(false, because: nil)
         }

@@ -13,7 +13,7 @@
 /// let ntsc = FrameRate.hz59_94
 /// print(ntsc.period)  // 0.016683333 seconds
 /// let typed = FrameRate(framesPerSecond: 59.94)  // 2997/50, 16683350 ns
-/// let fromSettings = try FrameRate(validating: 144)  // throws for 0, -1, NaN
+/// let fromSettings = try FrameRate(validating: settings.hertz)  // throws for 0, -1, NaN
 /// ```
 public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
     /// The numerator of frames per second.
@@ -120,6 +120,37 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
         while offsetNanoseconds(ofFrame: index) < nanoseconds { index += 1 }
         while index > Int64.min, offsetNanoseconds(ofFrame: index - 1) >= nanoseconds { index -= 1 }
         return index
+    }
+
+    /// The rate `divisor` times lower: every `divisor`-th frame of this rate.
+    ///
+    /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, if
+    ///   `divisor` is not positive.
+    public func divided(by divisor: Int) -> FrameRate {
+        guard divisor > 0 else {
+            FrameLinkError.trap(.invalidCount("FrameRate.divided(by: \(divisor)): use a positive divisor"))
+        }
+        if divisor == 1 { return self }
+        let (product, overflow) = denominator.multipliedReportingOverflow(by: Int64(divisor))
+        guard !overflow else {
+            FrameLinkError.trap(
+                .invalidFrameRate("\(self) divided by \(divisor): the fraction does not fit 64 bits; use a larger rate")
+            )
+        }
+        return FrameRate(numerator: numerator, denominator: product)
+    }
+
+    /// Whether this rate is within 0.5 % of `other`: a measurement of the same display.
+    func isClose(to other: FrameRate) -> Bool {
+        let difference = abs(
+            Int128(numerator) * Int128(other.denominator) - Int128(other.numerator) * Int128(denominator))
+        return difference * 200 <= Int128(other.numerator) * Int128(denominator)
+    }
+
+    /// The rate as a number without its unit: `"48"`, `"59.94"`.
+    var number: String {
+        let text = description
+        return text.hasSuffix(" Hz") ? String(text.dropLast(3)) : text
     }
 
     /// A textual form such as `"60 Hz"` or `"59.94 Hz"`.
