@@ -29,6 +29,8 @@ enum AnimationKind {
     case timedTweens
     /// Tweens writing a property by key path.
     case keyPathTweens
+    /// Tweens writing an `@AnimatedProperty` by key path.
+    case propertyTweens
     /// Tweens handing their value to a closure with a weakly held target.
     case weakTargetTweens
     /// Springs writing into `AnimatedValues`.
@@ -42,8 +44,15 @@ final class Sprite {
     var x = 0.0
 }
 
+/// An object with an animated property.
+@MainActor
+final class AnimatedSprite {
+    @AnimatedProperty var x = 0.0
+}
+
 /// A 60 Hz loop on virtual time with an animator running `count` animations of `kind`, each
-/// writing its value into `values`, or through a closure into `output`, or into a sprite's property.
+/// writing its value into `values`, or through a closure into `output`, or into a sprite's property
+/// (a plain one or an `@AnimatedProperty`).
 @MainActor
 final class AnimatorWorkload {
     let source = ManualFrameSource(refreshRate: .hz60)
@@ -52,6 +61,7 @@ final class AnimatorWorkload {
     let output: UnsafeMutableBufferPointer<Double>
     let values: AnimatedValues<Double>
     var sprites: [Sprite] = []
+    var animatedSprites: [AnimatedSprite] = []
 
     init(kind: AnimationKind, count: Int) {
         loop = FrameLoop(source: source)
@@ -85,6 +95,10 @@ final class AnimatorWorkload {
                 let sprite = Sprite()
                 sprites.append(sprite)
                 animator.animate(sprite, \.x, with: tween).seek(to: elapsed)
+            case .propertyTweens:
+                let sprite = AnimatedSprite()
+                animatedSprites.append(sprite)
+                animator.animate(sprite, \.$x, with: tween).seek(to: elapsed)
             case .weakTargetTweens:
                 let sprite = Sprite()
                 sprites.append(sprite)
@@ -358,6 +372,7 @@ let benchmarks: @Sendable () -> Void = {
     animatorBenchmark("engine: 100,000 Double springs, a closure each", kind: .springClosures)
     animatorBenchmark("engine: 100,000 repeating autoreversing tweens into AnimatedValues", kind: .timedTweens)
     animatorBenchmark("engine: 100,000 Double tweens by key path", kind: .keyPathTweens)
+    animatorBenchmark("engine: 100,000 Double tweens by key path to an @AnimatedProperty", kind: .propertyTweens)
     animatorBenchmark("engine: 100,000 Double tweens, weak-target closures", kind: .weakTargetTweens)
 
     // Baselines: the same values for 100,000 numbers in hand-written loops.

@@ -146,6 +146,15 @@ public final class AnimationHandle {
 
     // MARK: Ending (called by the animator and its stores)
 
+    /// Ends a leaf whose target went away: it receives no more values and leaves, with its
+    /// completion (cancelled), at the animator's next frame, as a key path's does when its object
+    /// goes.
+    func targetDidGo() {
+        guard isActive, !isGroup, let store else { return }
+        store.markCancelled(slot)
+        animator?.storeNeedsCompaction()
+    }
+
     func leafDidLeaveStore(cancelled: Bool) {
         store = nil
         slot = -1

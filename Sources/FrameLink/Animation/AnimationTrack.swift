@@ -1,5 +1,5 @@
-/// An animation bound to what it animates — a closure, a weakly held target, or a key path — as a
-/// part of an ``AnimationGroup`` or an ``AnimationSequence``.
+/// An animation bound to what it animates — a closure, a weakly held target, a key path, or an
+/// ``AnimatedProperty`` — as a part of an ``AnimationGroup`` or an ``AnimationSequence``.
 ///
 /// Tracks nest: a group of sequences, a sequence of groups, and pauses made with ``wait(_:)``. Like
 /// SpriteKit's `SKAction.group` and `.sequence`, but every part is a pure function of time: the
@@ -69,6 +69,21 @@ public struct AnimationTrack {
                         return true
                     })
             })
+        duration = animation.delay + animation.duration
+    }
+
+    /// Creates a track that animates the ``AnimatedProperty`` at `property` of `object`, writing
+    /// straight into its storage (no allocation per frame), holding `object` weakly: the track
+    /// ends (cancelled) once `object` is deallocated.
+    @MainActor
+    public init<A: Animation, Object: AnyObject>(
+        _ object: Object, _ property: KeyPath<Object, AnimatedProperty<A.Value>>, with animation: A
+    ) {
+        let property = object[keyPath: property]
+        node = .leaf(
+            _TrackLeaf(
+                animation: animation, key: property.animationKey, target: object,
+                sink: { _ in property.makeSink() }, didInsert: { property.addWriter($0) }))
         duration = animation.delay + animation.duration
     }
 

@@ -17,8 +17,10 @@
 ///   keeps its momentum.
 /// - **Fast.** Animations of one type are stored together and stepped in tight loops that allocate
 ///   nothing. For many thousands of values, ``add(_:timing:into:at:completion:)`` writes them into
-///   ``AnimatedValues`` with no callback at all; a closure per value costs what the call costs, and
-///   a key path costs what Swift's key-path write costs (it allocates).
+///   ``AnimatedValues`` with no callback at all; a closure per value costs what the call costs; a
+///   key path to an ordinary property costs what Swift's key-path write costs (it allocates on
+///   every write), while a key path to an ``AnimatedProperty`` (`\.$scale`) writes straight into
+///   its storage, as ``AnimatedValues`` does.
 ///
 /// ```swift
 /// let animator = Animator(loop: loop)
@@ -374,7 +376,8 @@ public final class Animator {
         return root
     }
 
-    private func addLeaf<A: Animation>(
+    /// Stores one animation, not part of a group, under a new handle.
+    func addLeaf<A: Animation>(
         _ animation: A, timing: AnimationTiming, name: String?, key: _AnimationKey?, target: AnyObject?,
         sink: _Sink<A.Value>, completion: (@MainActor (AnimationResult) -> Void)?
     ) -> AnimationHandle {
@@ -459,6 +462,11 @@ public final class Animator {
         of object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>
     ) -> AnimationHandle? {
         keyed[.property(ObjectIdentifier(object), keyPath)]?.first?.root
+    }
+
+    /// The animations stored under `key` (parts of groups included).
+    func animations(forKey key: _AnimationKey) -> [AnimationHandle] {
+        keyed[key] ?? []
     }
 
     /// Cancels the animation added for `key`; its completion says cancelled.

@@ -10,7 +10,8 @@ struct _TrackLeaf {
 
     init<A: Animation>(
         animation: A, key: _AnimationKey?, target: AnyObject?,
-        sink: @escaping @MainActor (A) -> _Sink<A.Value>
+        sink: @escaping @MainActor (A) -> _Sink<A.Value>,
+        didInsert: (@MainActor (AnimationHandle) -> Void)? = nil
     ) {
         self.key = key
         self.target = target
@@ -21,6 +22,7 @@ struct _TrackLeaf {
             animator.insertLeaf(
                 animation, sink: sink(animation), placement: placement, begin: begin, handle: handle,
                 retargets: retargets)
+            didInsert?(handle)
         }
     }
 }
