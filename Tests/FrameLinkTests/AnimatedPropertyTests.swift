@@ -165,4 +165,114 @@ struct AnimatedPropertyTests {
         #expect(survivor.offset == SIMD2(3, 4))
         #expect(animator.animationCount == 0 && animator.isIdle)
     }
+
+    @Test(
+        "a paused animation whose object goes ends (cancelled) at the next frame; the animator goes idle, and a new animation still runs to its end"
+    )
+    func pausedWhenObjectGoes() {
+        let (source, loop) = makeLoop()
+        let animator = Animator(loop: loop)
+        var results: [AnimationResult] = []
+        do {
+            let board = Board()
+            let handle = animator.animate(board, \.$scale, to: 2, duration: 1) { results.append($0) }
+            source.advance(frames: 3)
+            handle.pause()
+            source.advance(frames: 2)
+            #expect(animator.isIdle, "only a paused animation: the animator sleeps")
+        }
+        source.advance(frames: 1)
+        #expect(results == [.cancelled])
+        #expect(animator.animationCount == 0)
+        #expect(animator.isIdle)
+        let other = Board()
+        animator.animate(other, \.$scale, to: 5, duration: 0.25) { results.append($0) }
+        source.advance(frames: 30)
+        #expect(other.scale == 5, "the animator did not stop after one frame")
+        #expect(results == [.cancelled, .finished])
+    }
+
+    @Test("pausing an animation after its object has gone, before the next frame, ends it the same way")
+    func pausedAfterObjectGoes() {
+        let (source, loop) = makeLoop()
+        let animator = Animator(loop: loop)
+        var results: [AnimationResult] = []
+        var handle: AnimationHandle?
+        do {
+            let board = Board()
+            handle = animator.animate(board, \.$scale, to: 2, duration: 1) { results.append($0) }
+            source.advance(frames: 3)
+        }
+        handle?.pause()
+        source.advance(frames: 1)
+        #expect(results == [.cancelled])
+        #expect(animator.animationCount == 0 && animator.isIdle)
+        let other = Board()
+        animator.animate(other, \.$scale, to: 5, duration: 0.25)
+        source.advance(frames: 30)
+        #expect(other.scale == 5)
+    }
+
+    @Test(
+        "an object freed while the animator compacts (the last reference was a finished closure's) still ends its repeating animation"
+    )
+    func objectFreedDuringCompaction() {
+        let (source, loop) = makeLoop()
+        let animator = Animator(loop: loop)
+        var results: [AnimationResult] = []
+        weak var probe: Board?
+        do {
+            let board = Board()
+            probe = board
+            // Same animation type, so both live in one store: the closure leaves it after 0.1 s,
+            // and with it the last reference to the board.
+            animator.add(Tween(from: 0.0, to: 1, duration: 0.1)) { [board] value in board.offset.x = value }
+            animator.animate(
+                board, \.$scale, with: Tween(from: 0.0, to: 1, duration: 1),
+                timing: AnimationTiming(repeatCount: .infinity)
+            ) { results.append($0) }
+        }
+        #expect(probe != nil)
+        source.advance(frames: 8)
+        #expect(probe == nil)
+        source.advance(frames: 2)
+        #expect(results == [.cancelled])
+        #expect(animator.animationCount == 0 && animator.isIdle)
+    }
+
+    @Test(
+        "a track does not keep its property alive: kept past its object it ends when added (cancelled), and a repeating one ends when its object goes"
+    )
+    func tracksKeptPastTheirObject() {
+        let (source, loop) = makeLoop()
+        let animator = Animator(loop: loop)
+        var results: [AnimationResult] = []
+        weak var probe: AnimatedProperty<Double>?
+        var pulse: AnimationTrack?
+        do {
+            let board = Board()
+            probe = board.$scale
+            pulse = AnimationTrack(board, \.$scale, with: Tween(from: 1.0, to: 1.2, duration: 0.5))
+        }
+        #expect(probe == nil, "the track holds neither the object nor the property")
+        if let pulse {
+            animator.add(AnimationGroup(pulse)) { results.append($0) }
+        }
+        source.advance(frames: 1)
+        #expect(results == [.cancelled])
+        #expect(animator.animationCount == 0 && animator.isIdle)
+
+        do {
+            let board = Board()
+            animator.add(
+                AnimationGroup(AnimationTrack(board, \.$scale, with: Tween(from: 1.0, to: 1.2, duration: 0.5))),
+                timing: AnimationTiming(repeatCount: .infinity, autoreverses: true)
+            ) { results.append($0) }
+            source.advance(frames: 100)
+            #expect(board.scale > 1)
+        }
+        source.advance(frames: 1)
+        #expect(results == [.cancelled, .cancelled])
+        #expect(animator.animationCount == 0 && animator.isIdle)
+    }
 }

@@ -116,4 +116,36 @@ struct AnimationLifetimeTests {
         source.advance(frames: 1)
         #expect(loop.linkCount == 0)
     }
+
+    /// Cancels an animation when it is deinitialized.
+    @MainActor final class Canceller {
+        var victim: AnimationHandle?
+        isolated deinit { victim?.cancel() }
+    }
+
+    @Test(
+        "code run by a finished closure's release (a deinit that cancels another animation of the same store) sees the store whole: the cancelled animation gets no more values"
+    )
+    func deinitDuringCompaction() {
+        let (source, loop) = makeLoop()
+        let animator = Animator(loop: loop)
+        var victimCalls = 0
+        let victim: AnimationHandle
+        do {
+            let canceller = Canceller()
+            // Added before the victim, so that the store moves the victim down when this leaves.
+            animator.add(Tween(from: 0.0, to: 1, duration: 0.1)) { [canceller] _ in _ = canceller }
+            victim = animator.add(Tween(from: 0.0, to: 1, duration: 10)) { _ in victimCalls += 1 }
+            canceller.victim = victim
+        }
+        source.advance(frames: 8)
+        #expect(victim.state == .cancelled)
+        let callsAtCancel = victimCalls
+        let other = Sprite()
+        animator.animate(other, \.x, to: 5, duration: 0.25)
+        source.advance(frames: 30)
+        #expect(other.x == 5)
+        #expect(victimCalls == callsAtCancel, "a cancelled animation is not called again")
+        #expect(animator.animationCount == 0 && animator.isIdle)
+    }
 }

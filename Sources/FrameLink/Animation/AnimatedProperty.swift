@@ -23,9 +23,15 @@
 ///
 /// The object is held weakly, as for a key-path animation: when it is deallocated, its animated
 /// properties are too, and their animations end (completion ``AnimationResult/cancelled``) at the
-/// next frame. Animating a property that is already animating retargets: the new animation starts
-/// from its current value and velocity. A value set while an animation runs is overwritten by the
+/// animator's next frame, paused ones included. Strictly, the animations end when the property
+/// goes: a reference to `board.$scale` kept elsewhere keeps the property, and its animations,
+/// alive. Animating a property that is already animating retargets: the new animation starts from
+/// its current value and velocity. A value set while an animation runs is overwritten by the
 /// animation's next frame.
+///
+/// Animate it through `\.$scale` only. `\.scale` compiles too (the value is writable), but it is
+/// an ordinary key path: it allocates on every write, and it is another key, so it neither
+/// replaces nor retargets an animation of `\.$scale` (both would write the same value in turn).
 ///
 /// Like the animator, an animated property belongs to the main actor: declare it in a
 /// `@MainActor` class. (In a structure, a copy would share the storage of the original.)
@@ -82,10 +88,10 @@ public final class AnimatedProperty<Value: Interpolatable> {
     }
 
     isolated deinit {
-        // The animator still holds the storage (it stays valid); the animations leave at its
-        // next frame, with their completions, as when a key path's object goes.
+        // The animator still holds the storage, so it stays valid; the animations are cancelled
+        // at the animator's next frame, paused ones too.
         for writer in writers {
-            writer.handle?.targetDidGo()
+            writer.handle?.targetWasDeallocated()
         }
     }
 }

@@ -146,24 +146,36 @@ public final class AnimationHandle {
 
     // MARK: Ending (called by the animator and its stores)
 
-    /// Ends a leaf whose target went away: it receives no more values and leaves, with its
-    /// completion (cancelled), at the animator's next frame, as a key path's does when its object
-    /// goes.
-    func targetDidGo() {
-        guard isActive, !isGroup, let store else { return }
+    /// Ends a leaf whose target was deallocated: at the start of the animator's next frame it is
+    /// marked cancelled, and it leaves, with its completion, at the end of that frame. (The mark
+    /// waits for the frame because a deallocation can happen anywhere, even while a store is
+    /// being compacted.)
+    func targetWasDeallocated() {
+        guard isActive, !isGroup else { return }
+        animator?.leafTargetWasDeallocated(self)
+    }
+
+    /// Marks the leaf cancelled in its store, unless it has left it or already ended there.
+    func markTargetGone() {
+        guard isActive, let store, !store.isDone(slot) else { return }
         store.markCancelled(slot)
-        animator?.storeNeedsCompaction()
     }
 
     func leafDidLeaveStore(cancelled: Bool) {
         store = nil
         slot = -1
+        leftWhilePaused = state == .paused
         if isActive { state = cancelled ? .cancelled : .finished }
         // The completion is delivered by `finishLeafIfNeeded` once every store is compacted.
         pendingResult = cancelled ? .cancelled : .finished
     }
 
     private var pendingResult: AnimationResult?
+
+    /// Whether the leaf was paused when it left its store (its state says how it ended by then):
+    /// a paused leaf whose target goes, or that was paused after being marked cancelled, still
+    /// counts as paused until it ends.
+    private var leftWhilePaused = false
 
     /// Completes a leaf that left its store this frame, unless it was completed already.
     func finishLeafIfNeeded() {
@@ -177,7 +189,7 @@ public final class AnimationHandle {
 
     private func finishLeaf(_ result: AnimationResult) {
         guard !didComplete else { return }
-        let wasPaused = state == .paused
+        let wasPaused = state == .paused || leftWhilePaused
         didComplete = true
         state = result == .finished ? .finished : .cancelled
         animator?.leafDidEnd(self, wasPaused: wasPaused)

@@ -79,11 +79,21 @@ public struct AnimationTrack {
     public init<A: Animation, Object: AnyObject>(
         _ object: Object, _ property: KeyPath<Object, AnimatedProperty<A.Value>>, with animation: A
     ) {
+        // The track holds the property's storage, not the property: a track kept after its object
+        // has gone must not keep the property alive, and ends (cancelled) when added.
         let property = object[keyPath: property]
+        let storage = property.storage
         node = .leaf(
             _TrackLeaf(
                 animation: animation, key: property.animationKey, target: object,
-                sink: { _ in property.makeSink() }, didInsert: { property.addWriter($0) }))
+                sink: { _ in _Sink(destination: storage.pointer, storage: storage) },
+                didInsert: { [weak property] handle in
+                    if let property {
+                        property.addWriter(handle)
+                    } else {
+                        handle.targetWasDeallocated()
+                    }
+                }))
         duration = animation.delay + animation.duration
     }
 

@@ -100,6 +100,8 @@ public final class Animator {
     private var activeLeaves = 0
     private var pausedLeaves = 0
     private var hasPendingRemovals = false
+    /// Leaves whose target was deallocated since the last frame, to be cancelled at the next.
+    private var departedLeaves: ContiguousArray<AnimationHandle> = []
 
     // Animation time = anchorClock + (base − anchorReal) × scale, with the base time (the loop's
     // or the game clock's) in nanoseconds.
@@ -159,12 +161,23 @@ public final class Animator {
         let target = gameClock?.timeNanoseconds ?? link.targetTimestamp.nanoseconds
         lastTarget = target
         let now = clockTime(target)
+        if !departedLeaves.isEmpty { cancelDepartedLeaves() }
         let count = stores.count
         for index in 0..<count {
             stores[index].step(at: now)
         }
         compactStores()
         if activeLeaves == pausedLeaves && !hasPendingRemovals { link.isPaused = true }
+    }
+
+    /// Marks cancelled the leaves whose target was deallocated since the last frame.
+    private func cancelDepartedLeaves() {
+        var position = 0
+        while position < departedLeaves.count {
+            departedLeaves[position].markTargetGone()
+            position += 1
+        }
+        departedLeaves.removeAll(keepingCapacity: true)
     }
 
     private func compactStores() {
@@ -530,6 +543,11 @@ public final class Animator {
 
     func animationDidEnd() {
         animationCount -= 1
+    }
+
+    func leafTargetWasDeallocated(_ leaf: AnimationHandle) {
+        departedLeaves.append(leaf)
+        wake()
     }
 
     func storeNeedsCompaction() {

@@ -11,6 +11,10 @@ final class _AnimationStore<A: Animation>: _AnimationStoreBase {
     private var handles: ContiguousArray<AnimationHandle> = []
     private var placements: ContiguousArray<_Placement> = []
     private var callbackCount = 0
+    /// The sinks of entries removed by a compaction, released only once the arrays agree again:
+    /// releasing a sink can deinitialize what its closure captured, and that code may call back
+    /// into the animator.
+    private var retiredSinks: ContiguousArray<_Sink<A.Value>> = []
     private var freePlacements: [Int32] = []
 
     override var count: Int { clocks.count }
@@ -164,6 +168,7 @@ final class _AnimationStore<A: Animation>: _AnimationStoreBase {
             let clock = clocks[index]
             if clock.state & _ClockState.done != 0 {
                 let handle = handles[index]
+                retiredSinks.append(sinks[index])
                 handle.leafDidLeaveStore(cancelled: clock.state & _ClockState.cancelled != 0)
                 finished.append(handle)
                 if clock.placement >= 0 { freePlacements.append(clock.placement) }
@@ -189,6 +194,11 @@ final class _AnimationStore<A: Animation>: _AnimationStoreBase {
         destinations.removeLast(removed)
         sinks.removeLast(removed)
         handles.removeLast(removed)
+        retiredSinks.removeAll(keepingCapacity: true)
+    }
+
+    override func isDone(_ slot: Int) -> Bool {
+        clocks[slot].state & _ClockState.done != 0
     }
 
     override func markCancelled(_ slot: Int) {

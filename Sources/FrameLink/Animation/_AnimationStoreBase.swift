@@ -18,6 +18,9 @@ class _AnimationStoreBase {
     /// Marks entry `slot` cancelled; it receives no more values and leaves at the next compaction.
     func markCancelled(_ slot: Int) {}
 
+    /// Whether entry `slot` has finished or been cancelled (it leaves at the next compaction).
+    func isDone(_ slot: Int) -> Bool { true }
+
     /// Freezes entry `slot` at animator time `now`.
     func pause(_ slot: Int, at now: Double) {}
 
