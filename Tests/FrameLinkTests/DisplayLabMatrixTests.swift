@@ -12,8 +12,20 @@ struct DisplayLabMatrixTests {
     nonisolated static let jitter15 = PresentJitter.uniform(upTo: .microseconds(1500))
     nonisolated static let exponential03 = PresentJitter.exponential(mean: .microseconds(300))
 
+    /// A game that loads for its first 200 frames: 40 ms each (3 + 37), then 3 ms.
+    nonisolated static let heavyStart: [Int64: Duration] = Dictionary(
+        uniqueKeysWithValues: (Int64(0)..<200).map { ($0, .milliseconds(37)) })
+
     nonisolated static let scenarios: [LabScenario] = [
         LabScenario(name: "60 Hz, no jitter", refresh: .fixed(.hz60, phase: .microseconds(3_700)), lockedBy: 140),
+        LabScenario(
+            name: "60 Hz, two buffers, a heavy start (200 frames of 40 ms: every 3rd vsync), then 3 ms frames",
+            refresh: .fixed(.hz60, phase: .microseconds(3_700)), jitter: jitter03, overruns: heavyStart,
+            lockedBy: 140),
+        LabScenario(
+            name: "60 Hz, three buffers, a heavy start (present cannot block while frames are slow), then 3 ms frames",
+            refresh: .fixed(.hz60, phase: .microseconds(3_700)), buffers: 3, jitter: jitter03, overruns: heavyStart,
+            backToBack: 200...216, modeBy: 320, lockedBy: 340),
         LabScenario(
             name: "60 Hz, jitter 0.3 ms", refresh: .fixed(.hz60, phase: .milliseconds(5)), jitter: jitter03,
             lockedBy: 140),
@@ -143,6 +155,15 @@ struct DisplayLabMatrixTests {
             // Paced at the nominal rate, below the display's: every frame is on that grid.
             #expect(run.loop.statistics.droppedFrames == 0)
         } else if case .emulated = scenario.refresh {
+        } else if let backToBack = scenario.backToBack {
+            // No vsync seen before: within one of the truth (the display's phase is unknown then);
+            // the drops booked from the end of the back-to-back frames on are the truth's, exactly.
+            let total = run.loop.statistics.droppedFrames
+            #expect(abs(total - run.lab.missedRefreshes) <= 1, "\(total) dropped, truth \(run.lab.missedRefreshes)")
+            let from = backToBack.upperBound
+            let bookedBefore = try #require(frames.first { $0.index == from + 1 }).droppedSoFar
+            let truthBefore = run.lab.frames.prefix(Int(from) + 1).reduce(0) { $0 + $1.missedRefreshes }
+            #expect(total - bookedBefore == run.lab.missedRefreshes - truthBefore)
         } else {
             #expect(run.loop.statistics.droppedFrames == run.lab.missedRefreshes)
         }
@@ -151,7 +172,9 @@ struct DisplayLabMatrixTests {
         // periods less a quarter.
         if let rate = Self.rate(of: scenario.refresh) {
             let stamps = frames.map(\.timestamp.nanoseconds)
-            let changes = [scenario.move?.frame, scenario.hidden?.lowerBound].compactMap { $0 }
+            let changes =
+                [scenario.move?.frame, scenario.hidden?.lowerBound].compactMap { $0 }
+                + (scenario.backToBack.map(Array.init) ?? [])
             // An emulated vsync's own ticks wander: only the deadline pacing that follows is checked.
             var first = 4
             if case .emulated = scenario.refresh { first = Int(settled ?? 0) }
@@ -201,7 +224,8 @@ struct DisplayLabMatrixTests {
             return
         }
         // The measured rate: within 0.01 Hz of the truth within 2 seconds (of the start or the move).
-        let start = scenario.move.flatMap { move in frames.first { $0.index == move.frame }?.timestamp } ?? .zero
+        let measuredFrom = scenario.move?.frame ?? scenario.backToBack?.lowerBound
+        let start = measuredFrom.flatMap { first in frames.first { $0.index == first }?.timestamp } ?? .zero
         if let atTwoSeconds = frames.first(where: { $0.timestamp >= start + .seconds(2) }) {
             let measured = try #require(atTwoSeconds.measured)
             #expect(abs(measured.framesPerSecond - trueRate.framesPerSecond) <= 0.01, "measured \(measured)")

@@ -24,6 +24,13 @@ struct LabScenario: CustomStringConvertible, Sendable {
     /// A move to another display at a frame.
     var move: (frame: Int64, refresh: DisplayLab.Refresh)?
 
+    /// Frames that go back to back while the source measures again whether present blocks (after
+    /// a start too slow for a swap chain to fill): they may come faster than the display, and
+    /// before them the source has seen no vsync, so its drops are within one of the truth (it
+    /// cannot know the display's phase), exact from then on; the rate is measured within 2 s of
+    /// the first of them.
+    var backToBack: ClosedRange<Int64>?
+
     /// The mode the run must end in, and the frame by which it must have settled in it.
     var mode: PresentSource.Mode = .vsync
     var modeBy: Int64 = 110

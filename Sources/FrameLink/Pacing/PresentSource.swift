@@ -256,6 +256,15 @@ public final class PresentSource: FrameSource {
     private var lastReport: (frame: Int64, number: Int64)?
     /// Whether the first frames are still presented back to back (see ``startupProbeFrames``).
     private var isProbing = true
+    /// The present after which the back-to-back frames end, whether any blocked or not.
+    private var probeEndsAfterPresent = PresentSource.startupProbeFrames
+    /// The cost of the last few frames, whatever the automatic frame rate does.
+    private var recentCosts = _Ring(capacity: Int(PresentSource.reprobeFrames))
+    /// Whether the verdict "vsync not honoured" was reached while frames took half a period or
+    /// more: a swap chain with room for queued frames cannot fill then, so a present that would
+    /// block on a full chain never did. Frames that fit in half a period again are presented back
+    /// to back once more (``reprobeFrames``), as at start-up.
+    private var verdictAwaitsLightFrames = false
     /// Whether the returns of blocking presents were found to keep no phase (an emulated vsync),
     /// and have not been judged phase-stable since: such a present never paces frames itself.
     private var keepsNoPhase = false
@@ -527,7 +536,7 @@ public final class PresentSource: FrameSource {
             mode == .vsync && grid.isUsable && grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
         onVsyncReturns.append(returnedOnVsync)
         let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
-        if isProbing && (blocked || presentCount > Self.startupProbeFrames) { isProbing = false }
+        if isProbing && (blocked || presentCount > probeEndsAfterPresent) { isProbing = false }
         knownDrops = nil
         knownTarget = nil
         knownShownTime = nil
@@ -667,6 +676,12 @@ public final class PresentSource: FrameSource {
     /// swap chain of up to four buffers (two frames queued behind the one on screen), so that a
     /// FIFO present blocks and is seen to; the display still shows one frame per refresh.
     static let startupProbeFrames: Int64 = 3
+
+    /// Frames presented back to back, at most, when frames that were too slow for the start-up
+    /// probe to fill a swap chain have become fast (see ``verdictAwaitsLightFrames``), and the
+    /// frames that must have fitted in half a period first: eight. A frame of half a period
+    /// adds half a queued frame to the chain, so eight of them fill a chain of four buffers.
+    static let reprobeFrames: Int64 = 8
 
     /// A present that took an eighth of a period or more waited for a vsync; a shorter one may
     /// not have (it returns in the present's own cost, tens of microseconds).
@@ -815,14 +830,31 @@ public final class PresentSource: FrameSource {
             // of it (as an interval over 1.5 periods drops one), counted exactly in refreshes.
             let interval = Int64(presentInterval)
             knownDrops = Self.drops(missedRefreshes: called - previous - (interval - 1), interval: interval)
+        } else if lastVsyncNumber == nil {
+            knownDrops = dropsComingOntoGrid(at: number)
         } else {
-            knownDrops = lastVsyncNumber == nil ? 0 : nil
+            knownDrops = nil
         }
         lastShownNumber = shown
         knownShownTime = grid.time(ofNumber: shown)
         lastVsyncNumber = number
         knownTarget = grid.time(ofNumber: max(shown + 1, number + Int64(presentInterval)))
         return time
+    }
+
+    /// The drops of the first frame on the grid, at vsync `number`, after frames timed otherwise:
+    /// counted in refreshes from the last frame's timestamp when that was a vsync of the grid too
+    /// (within a quarter period: a blocking present's return while the source still measured, as
+    /// when a game that starts with slow frames shows each on every 3rd vsync); none when it was
+    /// off the grid (a deadline grid's, the phase probe's shifted frames), whose interval to the
+    /// vsync says nothing about the display.
+    private func dropsComingOntoGrid(at number: Int64) -> Int {
+        guard let lastTimestamp else { return 0 }
+        let period = Int64(grid.period.rounded())
+        let previous = grid.number(atOrBefore: lastTimestamp + period / 4)
+        guard abs(lastTimestamp - grid.time(ofNumber: previous)) <= period / 4, previous < number else { return 0 }
+        let interval = Int64(presentInterval)
+        return Self.drops(missedRefreshes: number - previous - interval, interval: interval)
     }
 
     /// The frames of the chosen rate dropped when the display showed the old frame `missed`
@@ -935,6 +967,13 @@ public final class PresentSource: FrameSource {
                 && median * 4 < period
             {
                 reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
+                verdictAwaitsLightFrames =
+                    recentCosts.count > 0 && recentCosts.mean(last: recentCosts.count) * 2 >= period
+            } else if verdictAwaitsLightFrames && !isProbing && recentCosts.count == recentCosts.capacity
+                && recentCosts.mean(last: recentCosts.count) * 2 < period
+            {
+                verdictAwaitsLightFrames = false
+                startBackToBackFrames(Self.reprobeFrames)
             }
         case .unpaced:
             break
@@ -946,6 +985,19 @@ public final class PresentSource: FrameSource {
                 switchMode(to: .deadline, because: emulated())
             }
         }
+    }
+
+    /// Presents the next `count` frames back to back (or until one blocks), and measures again
+    /// whether present blocks: the start-up probe, again, once frames are fast enough to fill a
+    /// swap chain.
+    private func startBackToBackFrames(_ count: Int64) {
+        isProbing = true
+        probeEndsAfterPresent = presentCount + count
+        presentDurations.removeAll()
+        reason = "measuring whether present blocks on vsync, now that frames take under half a period"
+        FrameLinkLogging.logger.notice(
+            "pacing: frames take under half a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
+            metadata: ["refresh": "\(displayRefreshRate)"])
     }
 
     // MARK: The phase probe
@@ -1132,6 +1184,7 @@ public final class PresentSource: FrameSource {
     }
 
     private func noteFrameCost(_ cost: Int64) {
+        recentCosts.append(cost)
         guard automaticFrameRate else { return }
         frameCosts.append(cost)
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).

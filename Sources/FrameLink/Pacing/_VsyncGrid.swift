@@ -223,8 +223,8 @@ struct _VsyncGrid {
         intervals.reserveCapacity(times.count)
         for index in 1..<times.count { intervals.append(times[index] - times[index - 1]) }
         intervals.sort()
-        let median = intervals[intervals.count / 2]
-        guard median > 0 else { return }
+        guard intervals[intervals.count / 2] > 0 else { return }
+        let median = Self.vsyncInterval(fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod)
         numbers[0] = 0
         for index in 1..<times.count {
             let steps = max(1, Int64((Double(times[index] - times[index - 1]) / Double(median)).rounded()))
@@ -242,6 +242,25 @@ struct _VsyncGrid {
             times.removeFirst(times.count - keep)
             numbers.removeFirst(numbers.count - keep)
         }
+    }
+
+    /// The most vsyncs a median interval is taken to span (see ``vsyncInterval(fromMedian:nominalPeriod:)``).
+    static let largestVsyncMultiple: Int64 = 8
+
+    /// The interval between vsyncs that a median interval between returns stands for: the median
+    /// itself, or a k-th of it when it is within 2 % of k nominal periods (k from 2 to
+    /// ``largestVsyncMultiple``). Frames that take longer than a period (a game loading, compiling
+    /// shaders) present on every k-th vsync, and their returns are on the display's grid, k vsyncs
+    /// apart: fitted as such, the grid is the display's from the start, and stays so when frames
+    /// get faster. The k-th of the measured median, not the nominal period, is the first estimate,
+    /// so a rate reported a little wrong (59.94 Hz reported as 59) does not matter.
+    static func vsyncInterval(fromMedian median: Int64, nominalPeriod: Int64) -> Int64 {
+        guard nominalPeriod > 0 else { return median }
+        let multiple = (Double(median) / Double(nominalPeriod)).rounded()
+        guard multiple >= 2, multiple <= Double(largestVsyncMultiple) else { return median }
+        let k = Int64(multiple)
+        guard abs(median - k * nominalPeriod) * 50 <= k * nominalPeriod else { return median }
+        return median / k
     }
 
     /// The lower-hull edge spanning the middle of the window, then stability and lock.
