@@ -31,6 +31,14 @@ struct LabScenario: CustomStringConvertible, Sendable {
     /// the first of them.
     var backToBack: ClosedRange<Int64>?
 
+    /// How far the loop's drops may be from the truth: 0, except where the source cannot know
+    /// the display's state at the start (a variable display's last refresh before the first
+    /// frame, when present does not block).
+    var dropsWithin = 0
+    /// The frames' own pace, if the display waits for them: the mean interval from frame 100 on
+    /// is this, plus at most the present's jitter (0.3 ms).
+    var frameInterval: Duration?
+
     /// The mode the run must end in, and the frame by which it must have settled in it.
     var mode: PresentSource.Mode = .vsync
     var modeBy: Int64 = 110

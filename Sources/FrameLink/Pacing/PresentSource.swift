@@ -200,6 +200,43 @@ public final class PresentSource: FrameSource {
         return deadline.refreshRate < display.upperBound
     }
 
+    /// Whether the frame just presented on a variable-refresh display (``variableRefreshRange``)
+    /// came later than the display's fastest refresh (or than the requested rate paced directly)
+    /// allows after the last one, while pacing is automatic and no phase probe runs: the
+    /// display shows it when it is presented, so the next frame starts at once rather than at
+    /// the next deadline of a fixed grid, and it is not a drop (see
+    /// ``variableRefreshShowing(presentedAt:lastShown:refresh:)``).
+    private var isLateOnVariableRefresh: Bool {
+        guard let display = variableRefreshRange, pacing == .automatic, phaseProbe == nil,
+            let lastTimestamp
+        else { return false }
+        let period =
+            pacesRequestedRateDirectly
+            ? deadline.refreshRate.periodNanoseconds * Int64(presentInterval) : display.upperBound.periodNanoseconds
+        return presentStart >= lastTimestamp + period
+    }
+
+    /// When a variable-refresh display shows a frame presented at `presentedAt`, the last one
+    /// having been shown at `lastShown`, and the frames it dropped meanwhile: it waits for the
+    /// frame up to its slowest refresh; each time that runs out first, it refreshes on its own
+    /// (the old frame again: a drop), and after a refresh it cannot refresh again before its
+    /// fastest period has passed.
+    static func variableRefreshShowing(
+        presentedAt: Int64, lastShown: Int64, refresh: ClosedRange<FrameRate>
+    ) -> (time: Int64, drops: Int) {
+        let longest = refresh.lowerBound.periodNanoseconds
+        let shortest = refresh.upperBound.periodNanoseconds
+        guard longest > 0, presentedAt > lastShown else { return (max(presentedAt, lastShown + shortest), 0) }
+        let ownRefreshes = (presentedAt - lastShown - 1) / longest
+        let lastRefresh = lastShown + ownRefreshes * longest
+        return (max(presentedAt, lastRefresh + shortest), Int(clamping: ownRefreshes))
+    }
+
+    /// When the last frame shown as it came on a variable-refresh display was shown, as
+    /// ``variableRefreshShowing(presentedAt:lastShown:refresh:)`` models it (nil after a frame that
+    /// was on time).
+    private var lastVariableShown: Int64?
+
     /// When the frame presented at the last boundary is shown, on the source's timeline, if known.
     private var knownShownTime: Int64?
 
@@ -423,9 +460,10 @@ public final class PresentSource: FrameSource {
     private enum Boundary {
         /// The moment present returned (pacing off, start-up probing).
         case presentEnd
-        /// The moment present returned, and the deadline grid restarts there (an emulated vsync
-        /// held the frame past its deadline).
-        case presentEndRestartingDeadline
+        /// A given moment, where the deadline grid restarts: when present returned, after an
+        /// emulated vsync held the frame past its deadline; when a variable-refresh display showed
+        /// a late frame.
+        case restartingDeadline(at: Int64)
         /// The deadline the loop waited for.
         case deadline
         /// Now, before a vsync grid is fitted; the deadline grid follows it while still measuring.
@@ -540,8 +578,12 @@ public final class PresentSource: FrameSource {
         knownDrops = nil
         knownTarget = nil
         knownShownTime = nil
+        // A frame late for a variable-refresh display's fastest refresh is shown when it is
+        // presented (or as soon as a refresh the display made on its own allows): its return says
+        // nothing about a vsync grid.
+        let lateOnVariableRefresh = isLateOnVariableRefresh
         let relocks = grid.relocks
-        let fits = feedGrid(presentEnd: presentEnd, blocked: blocked)
+        let fits = feedGrid(presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh)
         logLockChanges(relocksBefore: relocks)
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
@@ -550,6 +592,27 @@ public final class PresentSource: FrameSource {
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
 
+        if !lateOnVariableRefresh { lastVariableShown = nil }
+        if lateOnVariableRefresh, let display = variableRefreshRange, let lastTimestamp {
+            // The display waited for the frame: it was not dropped unless the display refreshed on
+            // its own meanwhile (its slowest rate ran out). The next frame starts at once, and the
+            // display's refreshes take the late frame's phase.
+            forgetGridPosition()
+            if grid.hasGrid { grid.restartPhase() }
+            let shown = Self.variableRefreshShowing(
+                presentedAt: presentStart, lastShown: lastVariableShown ?? lastTimestamp, refresh: display)
+            lastVariableShown = shown.time
+            knownDrops = shown.drops
+            knownShownTime = shown.time
+            if mode == .deadline && !pacesRequestedRateDirectly && !reason.hasPrefix("variable refresh") {
+                reason =
+                    "variable refresh: frames slower than the display's \(display.upperBound) are shown as they come"
+            }
+            // Timed at the refresh that showed it (a present that blocked for it returns a little
+            // after), or at the present's return if the frame still waits to be shown.
+            boundary = .restartingDeadline(at: min(shown.time, presentEnd))
+            return .none
+        }
         if pacesRequestedRateDirectly && pacing == .automatic {
             // A requested rate on a variable-refresh display: the deadline grid paces it, and the
             // display shows each frame as it comes.
@@ -599,7 +662,7 @@ public final class PresentSource: FrameSource {
                 // now and the grid restarts from it (a cap, not a grid the emulation cannot keep),
                 // rather than waiting for the next grid point and dropping a frame that was not late.
                 forgetGridPosition()
-                boundary = .presentEndRestartingDeadline
+                boundary = .restartingDeadline(at: presentEnd)
                 return .none
             } else {
                 forgetGridPosition()
@@ -623,9 +686,9 @@ public final class PresentSource: FrameSource {
         switch boundary {
         case .presentEnd:
             timestamp = presentEnd
-        case .presentEndRestartingDeadline:
-            timestamp = presentEnd
-            deadline.lockGrid(to: FrameInstant(nanoseconds: presentEnd))
+        case .restartingDeadline(let time):
+            timestamp = time
+            deadline.lockGrid(to: FrameInstant(nanoseconds: time))
         case .deadline:
             timestamp = instant.nanoseconds
         case .now(let locksDeadline):

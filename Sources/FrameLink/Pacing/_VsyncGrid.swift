@@ -118,6 +118,14 @@ struct _VsyncGrid {
         period = Double(self.nominalPeriod)
     }
 
+    /// Forgets the returns, but not that the grid was stable: a variable-refresh display refreshed
+    /// for a late frame, so its refreshes keep their rate but take another phase from now on. The
+    /// next returns are used as soon as they fit (eight), and the lock is judged afresh.
+    mutating func restartPhase() {
+        wasStable = wasStable || isStable == true
+        reset()
+    }
+
     /// The line frames are timed by: the fitted line itself until it is phase-locked; from then on
     /// it follows the fit at most ``slew`` per fit (jumping only when it is ``jump`` away), so that
     /// a refit never makes one frame's `deltaTime` differ from a whole number of periods by more
