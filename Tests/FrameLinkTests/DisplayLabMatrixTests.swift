@@ -16,6 +16,13 @@ struct DisplayLabMatrixTests {
     nonisolated static let heavyStart: [Int64: Duration] = Dictionary(
         uniqueKeysWithValues: (Int64(0)..<200).map { ($0, .milliseconds(37)) })
 
+    /// Shader compilation: the first four frames take 40 ms.
+    nonisolated static let heavyFirstFrames: [Int64: Duration] = Dictionary(
+        uniqueKeysWithValues: (Int64(1)...4).map { ($0, .milliseconds(37)) })
+    /// A level that loads mid-game: 100 frames of 40 ms from frame 300.
+    nonisolated static let heavyMiddle: [Int64: Duration] = Dictionary(
+        uniqueKeysWithValues: (Int64(300)..<400).map { ($0, .milliseconds(37)) })
+
     nonisolated static let scenarios: [LabScenario] = [
         LabScenario(name: "60 Hz, no jitter", refresh: .fixed(.hz60, phase: .microseconds(3_700)), lockedBy: 140),
         LabScenario(
@@ -91,6 +98,26 @@ struct DisplayLabMatrixTests {
         LabScenario(
             name: "VRR 48–144 Hz, light frames", refresh: .variable(minimum: .hz48, maximum: .hz144),
             jitter: jitter03, work: .milliseconds(2), lockedBy: 140, finalRate: .hz144),
+        LabScenario(
+            name: "moved from 120 Hz to 59.94 Hz (half the rate, nearly): measured at 59.94, not 119.88",
+            refresh: .fixed(.hz120, phase: .milliseconds(2)), jitter: jitter03, frames: 900,
+            move: (300, .fixed(.hz59_94)), finalRate: .hz59_94),
+        LabScenario(
+            name: "60 Hz, three buffers, only the first four frames heavy (shader compilation)",
+            refresh: .fixed(.hz60, phase: .microseconds(3_700)), buffers: 3, jitter: jitter03,
+            overruns: heavyFirstFrames, backToBack: 16...26, modeBy: 140, lockedBy: 240),
+        LabScenario(
+            name: "60 Hz, three buffers, a level loading mid-game (100 frames of 40 ms from frame 300)",
+            refresh: .fixed(.hz60, phase: .microseconds(3_700)), buffers: 3, jitter: jitter03, frames: 900,
+            overruns: heavyMiddle, backToBack: 400...416, modeBy: 620, lockedBy: 640),
+        LabScenario(
+            name: "60 Hz, hidden from frame 200 to 300, the first frame shown again 20 ms late",
+            refresh: .fixed(.hz60, phase: .microseconds(3_700)), jitter: jitter03,
+            overruns: [300: .milliseconds(20)], hidden: 200...300, lockedBy: 140),
+        LabScenario(
+            name: "no vsync, a 60 Hz cap, a heavy start: never faster than the cap, no back-to-back frames",
+            refresh: .none, nominal: .hz60, overruns: heavyStart, mode: .deadline, modeBy: 20,
+            neverFasterThanNominal: true),
         LabScenario(
             name: "VRR 48–144 Hz, light frames, overruns of 8 and 30 ms: shown as they come, then back on 144 Hz",
             refresh: .variable(minimum: .hz48, maximum: .hz144), jitter: jitter03, work: .milliseconds(2),
@@ -172,7 +199,15 @@ struct DisplayLabMatrixTests {
         }
 
         // Drops: the loop's count is the display's truth, exactly (start-up included).
-        if scenario.neverFasterThanNominal {
+        if scenario.neverFasterThanNominal, case .none = scenario.refresh, !scenario.overruns.isEmpty {
+            // No display: a frame late for the nominal rate's grid is its drop, none other.
+            let late = zip(frames.dropFirst(), frames).reduce(0) { count, pair in
+                let interval = (pair.0.timestamp - pair.1.timestamp).wholeNanoseconds
+                let period = scenario.nominal?.periodNanoseconds ?? 1
+                return count + Int(max(0, (interval + period / 2) / period - 1))
+            }
+            #expect(run.loop.statistics.droppedFrames == late)
+        } else if scenario.neverFasterThanNominal {
             // Paced at the nominal rate, below the display's: every frame is on that grid.
             #expect(run.loop.statistics.droppedFrames == 0)
         } else if case .emulated = scenario.refresh {
@@ -225,7 +260,10 @@ struct DisplayLabMatrixTests {
             // The vsync is seen to be faster than the display's rate by the 12th frame (the first fit
             // needs 8 returns after the start-up probe; until then frames follow the throttle).
             let seen = run.firstFrame { $0.fasterThanDisplay }
-            if scenario.presentCost == nil {
+            // (Only where a vsync faster than the nominal rate blocks: not a slow present, not none.)
+            var blocksFaster = scenario.presentCost == nil
+            if case .none = scenario.refresh { blocksFaster = false }
+            if blocksFaster {
                 #expect(seen.map { $0 <= scenario.modeBy } == true, "seen at \(seen.map(String.init) ?? "never")")
             }
             // From then on, no 60 intervals take less than 60 of its periods less a quarter (a frame
@@ -297,6 +335,28 @@ struct DisplayLabMatrixTests {
                 locked.map { $0 <= max(lockedBy, from + lockedBy) } == true,
                 "phase-locked at \(locked.map(String.init) ?? "never")")
         }
+    }
+
+    @Test(
+        "a present that never blocks, frames alternating heavy and light: measured again back to back once, not on every light stretch"
+    )
+    func measuresAgainOnce() throws {
+        let lab = DisplayLab(refresh: .none)
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var measuringAgain = 0
+        var wasMeasuringAgain = false
+        let link = DisplayLink { link in
+            let isMeasuringAgain = source.reason.hasPrefix("measuring whether present blocks on vsync, now that")
+            if isMeasuringAgain && !wasMeasuringAgain { measuringAgain += 1 }
+            wasMeasuringAgain = isMeasuringAgain
+            // 20 frames of 12 ms, 20 of 3 ms, and so on.
+            lab.work(for: (link.frameIndex / 20) % 2 == 0 ? .milliseconds(12) : .milliseconds(3))
+        }
+        link.add(to: loop, forMode: .common)
+        loop.run(frames: 600)
+        link.invalidate()
+        #expect(measuringAgain == 1, "measured again \(measuringAgain) times")
     }
 
     nonisolated static func rate(of refresh: DisplayLab.Refresh) -> FrameRate? {

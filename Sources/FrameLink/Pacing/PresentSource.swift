@@ -104,8 +104,19 @@ public final class PresentSource: FrameSource {
             pacedReturns.removeAll()
             if presentWasSlow { keepsNoPhase = false }
             // The grid still measures the old display until returns stop fitting it and it
-            // re-locks: the rate is judged again from the next fit, not from it.
+            // re-locks: the rate is judged again from the next fit, not from it. A fit whose rate
+            // is not the new display's is dropped at once: returns of a display at half its rate
+            // would go on fitting every 2nd line while their phase drifted off it.
             rateJudgedAfterRelocks = grid.relocks
+            if grid.hasGrid
+                && abs(1e9 / grid.period - displayRefreshRate.framesPerSecond)
+                    > displayRefreshRate.framesPerSecond * 0.005
+            {
+                grid.relockForAnotherDisplay()
+            }
+            grid.nominalPeriod = displayRefreshRate.periodNanoseconds
+            verdictAwaitsLightFrames = false
+            hasMeasuredAgain = false
             measuredRefreshRate = nil
             if mode == .deadline && (!grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
@@ -298,10 +309,21 @@ public final class PresentSource: FrameSource {
     /// The cost of the last few frames, whatever the automatic frame rate does.
     private var recentCosts = _Ring(capacity: Int(PresentSource.reprobeFrames))
     /// Whether the verdict "vsync not honoured" was reached while frames took half a period or
-    /// more: a swap chain with room for queued frames cannot fill then, so a present that would
-    /// block on a full chain never did. Frames that fit in half a period again are presented back
-    /// to back once more (``reprobeFrames``), as at start-up.
+    /// more (the start-up probe's, or the last few): a swap chain with room for queued frames
+    /// cannot fill then, so a present that would block on a full chain never did. Once the last
+    /// ``reprobeFrames`` frames cost under three quarters of a period on average, they go back to
+    /// back once more (up to ``reprobeFrames``), as at start-up: once per verdict, never under a
+    /// cap, a requested range or a halved rate (back-to-back frames would exceed them).
     private var verdictAwaitsLightFrames = false
+    /// Whether frames went back to back again since the display, the pacing or a vsync verdict
+    /// last changed: a second verdict of "vsync not honoured" stands.
+    private var hasMeasuredAgain = false
+    /// Whether a frame of the start-up probe took half a period or more.
+    private var probeFramesWereSlow = false
+    /// Whether the last frame's timestamp was the return of a present that blocked (the vsync
+    /// that released it), and whether this frame's will be.
+    private var lastTimestampWasBlockingReturn = false
+    private var boundaryIsBlockingReturn = false
     /// Whether the returns of blocking presents were found to keep no phase (an emulated vsync),
     /// and have not been judged phase-stable since: such a present never paces frames itself.
     private var keepsNoPhase = false
@@ -578,10 +600,12 @@ public final class PresentSource: FrameSource {
         knownDrops = nil
         knownTarget = nil
         knownShownTime = nil
+        boundaryIsBlockingReturn = false
         // A frame late for a variable-refresh display's fastest refresh is shown when it is
         // presented (or as soon as a refresh the display made on its own allows): its return says
         // nothing about a vsync grid.
         let lateOnVariableRefresh = isLateOnVariableRefresh
+        grid.explainedVsyncMultiple = explainedVsyncMultiple
         let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh)
         logLockChanges(relocksBefore: relocks)
@@ -701,12 +725,19 @@ public final class PresentSource: FrameSource {
             let woke = instant
             deadline.noteIdleEnded(at: woke)
             lastTimestamp = nil
+            lastTimestampWasBlockingReturn = false
+            recentCosts.removeAll()
             forgetGridPosition()
             knownDrops = nil
             knownTarget = nil
             return woke
         }
         lastTimestamp = timestamp
+        switch boundary {
+        case .now: lastTimestampWasBlockingReturn = boundaryIsBlockingReturn
+        case .vsync(_, _, let blocked, _): lastTimestampWasBlockingReturn = blocked
+        default: lastTimestampWasBlockingReturn = false
+        }
         if pacing == .automatic { detect() }
         return FrameInstant(nanoseconds: timestamp)
     }
@@ -742,8 +773,9 @@ public final class PresentSource: FrameSource {
 
     /// Frames presented back to back, at most, when frames that were too slow for the start-up
     /// probe to fill a swap chain have become fast (see ``verdictAwaitsLightFrames``), and the
-    /// frames that must have fitted in half a period first: eight. A frame of half a period
-    /// adds half a queued frame to the chain, so eight of them fill a chain of four buffers.
+    /// frames whose mean cost must be under three quarters of a period first: eight. A frame of
+    /// three quarters of a period adds a quarter of a queued frame to the chain, so eight of them
+    /// fill a chain of three buffers (two queued behind the one shown); lighter ones, a longer one.
     static let reprobeFrames: Int64 = 8
 
     /// A present that took an eighth of a period or more waited for a vsync; a shorter one may
@@ -834,6 +866,7 @@ public final class PresentSource: FrameSource {
             forgetGridPosition()
             if blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
             boundary = .now(locksDeadline: locksDeadline)
+            boundaryIsBlockingReturn = blocked
             guard let lastTimestamp else { return .none }
             if !blocked {
                 return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod * Int64(presentInterval)))
@@ -906,13 +939,14 @@ public final class PresentSource: FrameSource {
     }
 
     /// The drops of the first frame on the grid, at vsync `number`, after frames timed otherwise:
-    /// counted in refreshes from the last frame's timestamp when that was a vsync of the grid too
-    /// (within a quarter period: a blocking present's return while the source still measured, as
-    /// when a game that starts with slow frames shows each on every 3rd vsync); none when it was
-    /// off the grid (a deadline grid's, the phase probe's shifted frames), whose interval to the
+    /// counted in refreshes from the last frame's timestamp when that was the return of a present
+    /// that blocked, on a vsync of the grid (within a quarter period: while the source still
+    /// measured, as when a game that starts with slow frames shows each on every 3rd vsync; both
+    /// presents found the chain full, so its depth cancels out); none after any other timestamp
+    /// (a deadline's, the phase probe's shifted frames, a hidden window's), whose interval to the
     /// vsync says nothing about the display.
     private func dropsComingOntoGrid(at number: Int64) -> Int {
-        guard let lastTimestamp else { return 0 }
+        guard let lastTimestamp, lastTimestampWasBlockingReturn else { return 0 }
         let period = Int64(grid.period.rounded())
         let previous = grid.number(atOrBefore: lastTimestamp + period / 4)
         guard abs(lastTimestamp - grid.time(ofNumber: previous)) <= period / 4, previous < number else { return 0 }
@@ -940,6 +974,8 @@ public final class PresentSource: FrameSource {
 
     private func applyRequestedPacing() {
         phaseProbe = nil
+        verdictAwaitsLightFrames = false
+        hasMeasuredAgain = false
         switch pacing {
         case .vsync: switchMode(to: .vsync, because: "vsync requested")
         case .deadline: switchMode(to: .deadline, because: "deadline pacing requested")
@@ -1030,12 +1066,13 @@ public final class PresentSource: FrameSource {
                 && median * 4 < period
             {
                 reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
-                verdictAwaitsLightFrames =
-                    recentCosts.count > 0 && recentCosts.mean(last: recentCosts.count) * 2 >= period
+                noteVerdictWithoutVsync(period: period)
             } else if verdictAwaitsLightFrames && !isProbing && recentCosts.count == recentCosts.capacity
-                && recentCosts.mean(last: recentCosts.count) * 2 < period
+                && recentCosts.mean(last: recentCosts.count) * 4 < period * 3 && !capsAtDisplayRefreshRate
+                && requestedRange == nil && !halvesRate
             {
                 verdictAwaitsLightFrames = false
+                hasMeasuredAgain = true
                 startBackToBackFrames(Self.reprobeFrames)
             }
         case .unpaced:
@@ -1044,10 +1081,29 @@ public final class PresentSource: FrameSource {
             if median * 10 < period && !receivesPresentationFeedback && !mostReturnsOnVsync {
                 switchMode(
                     to: .deadline, because: "present returned in \(Milliseconds(median)) ms, vsync not honoured")
+                noteVerdictWithoutVsync(period: period)
             } else if grid.isStable == false {
                 switchMode(to: .deadline, because: emulated())
             }
         }
+    }
+
+    /// The most vsyncs between two presents' returns that the source's own pacing explains: its
+    /// present interval, or, while the last frames cost more than a period, one more than the
+    /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
+    private var explainedVsyncMultiple: Int64 {
+        let period = displayRefreshRate.periodNanoseconds
+        var costliest: Int64 = 0
+        for age in 0..<recentCosts.count { costliest = max(costliest, recentCosts[age: age]) }
+        return max(Int64(presentInterval), period > 0 ? costliest / period + 1 : 1)
+    }
+
+    /// Notes a verdict that present does not block: it waits for lighter frames (see
+    /// ``verdictAwaitsLightFrames``) when the frames it rests on were too slow to fill a chain.
+    private func noteVerdictWithoutVsync(period: Int64) {
+        let recentWereSlow = recentCosts.count > 0 && recentCosts.mean(last: recentCosts.count) * 2 >= period
+        verdictAwaitsLightFrames = !hasMeasuredAgain && (recentWereSlow || probeFramesWereSlow)
+        probeFramesWereSlow = false
     }
 
     /// Presents the next `count` frames back to back (or until one blocks), and measures again
@@ -1057,9 +1113,12 @@ public final class PresentSource: FrameSource {
         isProbing = true
         probeEndsAfterPresent = presentCount + count
         presentDurations.removeAll()
-        reason = "measuring whether present blocks on vsync, now that frames take under half a period"
+        // A fit from before the slow frames is carried over a gap with no returns: its line may
+        // have drifted from the vsync by then. The returns to come fit it afresh.
+        if grid.hasGrid { grid.restartPhase() }
+        reason = "measuring whether present blocks on vsync, now that frames are fast enough to fill a swap chain"
         FrameLinkLogging.logger.notice(
-            "pacing: frames take under half a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
+            "pacing: frames take under three quarters of a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
             metadata: ["refresh": "\(displayRefreshRate)"])
     }
 
@@ -1191,6 +1250,8 @@ public final class PresentSource: FrameSource {
     }
 
     private func promoteToVsync(median: Int64) {
+        verdictAwaitsLightFrames = false
+        hasMeasuredAgain = false
         let rate = measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)"
         switchMode(
             to: .vsync,
@@ -1248,6 +1309,7 @@ public final class PresentSource: FrameSource {
 
     private func noteFrameCost(_ cost: Int64) {
         recentCosts.append(cost)
+        if isProbing && cost * 2 >= displayRefreshRate.periodNanoseconds { probeFramesWereSlow = true }
         guard automaticFrameRate else { return }
         frameCosts.append(cost)
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).

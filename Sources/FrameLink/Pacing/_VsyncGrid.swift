@@ -56,8 +56,13 @@ struct _VsyncGrid {
     private var numbers: [Int64] = []
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
-    /// The display's nominal period, used only until the window has its own.
-    private let nominalPeriod: Int64
+    /// The display's nominal period, used only until the window has its own (the source updates
+    /// it when the host reports another display).
+    var nominalPeriod: Int64
+    /// The most vsyncs the source's own pacing explains between two returns: its present interval
+    /// (every k-th vsync), or more while frames cost more than a period. A median interval is
+    /// taken for k vsyncs only up to this (see ``vsyncInterval(fromMedian:nominalPeriod:largestMultiple:)``).
+    var explainedVsyncMultiple: Int64 = 1
     /// The largest delay seen above the line in the window.
     private var largestDelay: Int64 = 0
     /// The highest of the window quarters' lowest delays: about how far above the true grid the
@@ -232,7 +237,9 @@ struct _VsyncGrid {
         for index in 1..<times.count { intervals.append(times[index] - times[index - 1]) }
         intervals.sort()
         guard intervals[intervals.count / 2] > 0 else { return }
-        let median = Self.vsyncInterval(fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod)
+        let median = Self.vsyncInterval(
+            fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod,
+            largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
         numbers[0] = 0
         for index in 1..<times.count {
             let steps = max(1, Int64((Double(times[index] - times[index - 1]) / Double(median)).rounded()))
@@ -252,20 +259,23 @@ struct _VsyncGrid {
         }
     }
 
-    /// The most vsyncs a median interval is taken to span (see ``vsyncInterval(fromMedian:nominalPeriod:)``).
+    /// The most vsyncs a median interval is ever taken to span.
     static let largestVsyncMultiple: Int64 = 8
 
     /// The interval between vsyncs that a median interval between returns stands for: the median
-    /// itself, or a k-th of it when it is within 2 % of k nominal periods (k from 2 to
-    /// ``largestVsyncMultiple``). Frames that take longer than a period (a game loading, compiling
-    /// shaders) present on every k-th vsync, and their returns are on the display's grid, k vsyncs
-    /// apart: fitted as such, the grid is the display's from the start, and stays so when frames
-    /// get faster. The k-th of the measured median, not the nominal period, is the first estimate,
-    /// so a rate reported a little wrong (59.94 Hz reported as 59) does not matter.
-    static func vsyncInterval(fromMedian median: Int64, nominalPeriod: Int64) -> Int64 {
-        guard nominalPeriod > 0 else { return median }
+    /// itself, or a k-th of it when it is within 2 % of k nominal periods and the source's pacing
+    /// explains k vsyncs between returns (k from 2 to `largestMultiple`). Frames that take longer
+    /// than a period (a game loading, compiling shaders) present on every k-th vsync, and their
+    /// returns are on the display's grid, k vsyncs apart: fitted as such, the grid is the
+    /// display's from the start, and stays so when frames get faster. Light frames whose returns
+    /// come k nominal periods apart are on a slower display than reported (a 30 Hz mode reported
+    /// as 60): their median is the vsync's. The k-th of the measured median, not the nominal
+    /// period, is the first estimate, so a rate reported a little wrong (59.94 Hz reported as 59)
+    /// does not matter.
+    static func vsyncInterval(fromMedian median: Int64, nominalPeriod: Int64, largestMultiple: Int64) -> Int64 {
+        guard nominalPeriod > 0, largestMultiple >= 2 else { return median }
         let multiple = (Double(median) / Double(nominalPeriod)).rounded()
-        guard multiple >= 2, multiple <= Double(largestVsyncMultiple) else { return median }
+        guard multiple >= 2, multiple <= Double(largestMultiple) else { return median }
         let k = Int64(multiple)
         guard abs(median - k * nominalPeriod) * 50 <= k * nominalPeriod else { return median }
         return median / k
@@ -335,6 +345,13 @@ struct _VsyncGrid {
             relocksWhileUnjudged = 0
             requiredForStability = Self.stabilityWindow
         }
+    }
+
+    /// Starts the window again now: the host reported another display, whose vsync the old fit
+    /// does not describe even where returns still fit it (a display at half the old rate, or
+    /// nearly, fits every 2nd line of the old grid while its phase drifts away).
+    mutating func relockForAnotherDisplay() {
+        relock()
     }
 
     /// Starts the window again from the returns that did not fit.
