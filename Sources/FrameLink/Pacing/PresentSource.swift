@@ -108,15 +108,18 @@ public final class PresentSource: FrameSource {
             // is not the new display's is dropped at once: returns of a display at half its rate
             // would go on fitting every 2nd line while their phase drifted off it.
             rateJudgedAfterRelocks = grid.relocks
+            // (As for the rate's verdict: a display may run up to 1 Hz above its report, 59.94 Hz
+            // reported as 59, and a few frames' fit may be 0.5 % off.)
             if grid.hasGrid
                 && abs(1e9 / grid.period - displayRefreshRate.framesPerSecond)
-                    > displayRefreshRate.framesPerSecond * 0.005
+                    > (displayRefreshRate.framesPerSecond + 1) * 1.005 - displayRefreshRate.framesPerSecond
             {
                 grid.relockForAnotherDisplay()
             }
             grid.nominalPeriod = displayRefreshRate.periodNanoseconds
             verdictAwaitsLightFrames = false
             hasMeasuredAgain = false
+            probeFramesWereSlow = false
             measuredRefreshRate = nil
             if mode == .deadline && (!grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
@@ -212,19 +215,18 @@ public final class PresentSource: FrameSource {
     }
 
     /// Whether the frame just presented on a variable-refresh display (``variableRefreshRange``)
-    /// came later than the display's fastest refresh (or than the requested rate paced directly)
-    /// allows after the last one, while pacing is automatic and no phase probe runs: the
-    /// display shows it when it is presented, so the next frame starts at once rather than at
-    /// the next deadline of a fixed grid, and it is not a drop (see
-    /// ``variableRefreshShowing(presentedAt:lastShown:refresh:)``).
+    /// came later after the last frame's timestamp than the rate the source paces at allows (the
+    /// display's fastest refresh, or a cap, a halved rate, a requested rate below it), while
+    /// pacing is automatic and no phase probe runs: the display shows it when it is presented,
+    /// so the next frame starts at once rather than at the next deadline of a fixed grid, and it
+    /// is not a drop (see ``variableRefreshShowing(presentedAt:lastShown:refresh:)``).
     private var isLateOnVariableRefresh: Bool {
         guard let display = variableRefreshRange, pacing == .automatic, phaseProbe == nil,
-            let lastTimestamp
+            let base = lastTimestamp
         else { return false }
-        let period =
-            pacesRequestedRateDirectly
-            ? deadline.refreshRate.periodNanoseconds * Int64(presentInterval) : display.upperBound.periodNanoseconds
-        return presentStart >= lastTimestamp + period
+        let pacedPeriod = pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
+        let period = max(display.upperBound.periodNanoseconds, pacedPeriod) * Int64(presentInterval)
+        return presentStart >= base + period
     }
 
     /// When a variable-refresh display shows a frame presented at `presentedAt`, the last one
@@ -238,7 +240,8 @@ public final class PresentSource: FrameSource {
         let longest = refresh.lowerBound.periodNanoseconds
         let shortest = refresh.upperBound.periodNanoseconds
         guard longest > 0, presentedAt > lastShown else { return (max(presentedAt, lastShown + shortest), 0) }
-        let ownRefreshes = (presentedAt - lastShown - 1) / longest
+        // (A frame presented just as the slowest refresh runs out comes too late for it.)
+        let ownRefreshes = (presentedAt - lastShown) / longest
         let lastRefresh = lastShown + ownRefreshes * longest
         return (max(presentedAt, lastRefresh + shortest), Int(clamping: ownRefreshes))
     }
@@ -596,7 +599,12 @@ public final class PresentSource: FrameSource {
             mode == .vsync && grid.isUsable && grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
         onVsyncReturns.append(returnedOnVsync)
         let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
-        if isProbing && (blocked || presentCount > probeEndsAfterPresent) { isProbing = false }
+        if isProbing && (blocked || presentCount > probeEndsAfterPresent) {
+            isProbing = false
+            // A chain that filled: the probe's slow frames did not keep present from blocking.
+            if blocked { probeFramesWereSlow = false }
+        }
+        let previousShownTime = knownShownTime
         knownDrops = nil
         knownTarget = nil
         knownShownTime = nil
@@ -622,13 +630,16 @@ public final class PresentSource: FrameSource {
             // its own meanwhile (its slowest rate ran out). The next frame starts at once, and the
             // display's refreshes take the late frame's phase.
             forgetGridPosition()
-            if grid.hasGrid { grid.restartPhase() }
+            grid.restartPhase()
             let shown = Self.variableRefreshShowing(
-                presentedAt: presentStart, lastShown: lastVariableShown ?? lastTimestamp, refresh: display)
+                presentedAt: presentStart, lastShown: lastVariableShown ?? previousShownTime ?? lastTimestamp,
+                refresh: display)
             lastVariableShown = shown.time
             knownDrops = shown.drops
             knownShownTime = shown.time
-            if mode == .deadline && !pacesRequestedRateDirectly && !reason.hasPrefix("variable refresh") {
+            if mode == .deadline && !pacesRequestedRateDirectly && !reason.hasPrefix("variable refresh")
+                && !reason.hasPrefix("measuring")
+            {
                 reason =
                     "variable refresh: frames slower than the display's \(display.upperBound) are shown as they come"
             }
@@ -1252,6 +1263,7 @@ public final class PresentSource: FrameSource {
     private func promoteToVsync(median: Int64) {
         verdictAwaitsLightFrames = false
         hasMeasuredAgain = false
+        probeFramesWereSlow = false
         let rate = measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)"
         switchMode(
             to: .vsync,

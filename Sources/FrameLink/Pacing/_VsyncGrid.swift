@@ -351,7 +351,12 @@ struct _VsyncGrid {
     /// does not describe even where returns still fit it (a display at half the old rate, or
     /// nearly, fits every 2nd line of the old grid while its phase drifts away).
     mutating func relockForAnotherDisplay() {
-        relock()
+        // Not a sign of a wandering phase: whether the grid was stable carries over, and the
+        // relock does not count toward judging it unstable.
+        let stable = wasStable || isStable == true
+        reset()
+        relocks += 1
+        wasStable = stable
     }
 
     /// Starts the window again from the returns that did not fit.
