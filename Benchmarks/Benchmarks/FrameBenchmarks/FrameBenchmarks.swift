@@ -225,6 +225,8 @@ let benchmarks: @Sendable () -> Void = {
         "frame: 10,000 weak-target links + 10,000 weak-target timers", links: 10_000, timers: 10_000, weakTargets: true)
     // The deadline pacer's own work per frame, interruption watching included.
     deadlineBenchmark()
+    // PresentSource's own work per frame, on a fixed vsync and on variable refresh.
+    presentSourceBenchmarks()
     // The timer queue alone, against a heap.
     timerQueueBenchmarks()
     // Reading and replaying a long recording.
