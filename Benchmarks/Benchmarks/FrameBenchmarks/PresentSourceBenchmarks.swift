@@ -10,8 +10,8 @@ final class VirtualClock: PacingClock {
     func sleep(untilNanoseconds deadline: Int64) { now = max(now, deadline) }
 }
 
-@MainActor var vsyncLoop: FrameLoop?
-@MainActor var variableRefreshLoop: FrameLoop?
+/// The loops of the PresentSource benchmarks, by name, made in their setup.
+@MainActor var presentLoops: [String: FrameLoop] = [:]
 
 /// A loop on a `PresentSource` on virtual time, one empty display link, its frame's work `work`
 /// nanoseconds: on a fixed 60 Hz display whose present blocks until the next vsync and returns
@@ -40,32 +40,25 @@ func makePresentLoop(variable: Bool, work: Int64) -> FrameLoop {
 /// PresentSource's own work per frame: taking in the present's return, the vsync grid, the
 /// swap-chain model and the drops, or the variable-refresh model.
 func presentSourceBenchmarks() {
-    Benchmark("frame: PresentSource, 60 Hz vsync, present blocking, virtual clock", configuration: frameConfiguration) {
-        benchmark in
-        let iterations = benchmark.scaledIterations
-        await MainActor.run {
-            let loop = vsyncLoop!
-            for _ in iterations { loop.runFrame() }
-            blackHole(loop.statistics.droppedFrames)
-        }
-    } setup: {
-        await MainActor.run { vsyncLoop = makePresentLoop(variable: false, work: 2_000_000) }
-    } teardown: {
-        await MainActor.run { vsyncLoop = nil }
-    }
-    Benchmark(
+    presentSourceBenchmark(
+        "frame: PresentSource, 60 Hz vsync, present blocking, virtual clock", variable: false, work: 2_000_000)
+    presentSourceBenchmark(
         "frame: PresentSource, 48–144 Hz variable refresh, 10 ms frames shown as they come, virtual clock",
-        configuration: frameConfiguration
-    ) { benchmark in
+        variable: true, work: 10_000_000)
+}
+
+/// One benchmark of `makePresentLoop(variable:work:)`'s loop.
+func presentSourceBenchmark(_ name: String, variable: Bool, work: Int64) {
+    Benchmark(name, configuration: frameConfiguration) { benchmark in
         let iterations = benchmark.scaledIterations
         await MainActor.run {
-            let loop = variableRefreshLoop!
+            let loop = presentLoops[name]!
             for _ in iterations { loop.runFrame() }
             blackHole(loop.statistics.droppedFrames)
         }
     } setup: {
-        await MainActor.run { variableRefreshLoop = makePresentLoop(variable: true, work: 10_000_000) }
+        await MainActor.run { presentLoops[name] = makePresentLoop(variable: variable, work: work) }
     } teardown: {
-        await MainActor.run { variableRefreshLoop = nil }
+        await MainActor.run { presentLoops[name] = nil }
     }
 }

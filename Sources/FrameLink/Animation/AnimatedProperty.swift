@@ -71,11 +71,6 @@ public final class AnimatedProperty<Value: Interpolatable> {
     /// The key under which the animator keeps the animations of this property.
     var animationKey: _AnimationKey { .slot(ObjectIdentifier(storage), 0) }
 
-    /// A sink that writes straight into the storage, keeping it alive.
-    func makeSink() -> _Sink<Value> {
-        _Sink(destination: storage.pointer, storage: storage)
-    }
-
     /// Remembers `handle` as a writer of this property, to end it when the property goes.
     func addWriter(_ handle: AnimationHandle) {
         var kept = 0

@@ -86,7 +86,7 @@ public struct AnimationTrack {
         node = .leaf(
             _TrackLeaf(
                 animation: animation, key: property.animationKey, target: object,
-                sink: { _ in _Sink(destination: storage.pointer, storage: storage) },
+                sink: { _ in storage.makeSink() },
                 didInsert: { [weak property] handle in
                     if let property {
                         property.addWriter(handle)

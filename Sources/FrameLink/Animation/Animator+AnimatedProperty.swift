@@ -20,7 +20,7 @@ extension Animator {
         let property = object[keyPath: property]
         let handle = addLeaf(
             animation, timing: timing, name: nil, key: property.animationKey, target: object,
-            sink: property.makeSink(), completion: completion)
+            sink: property.storage.makeSink(), completion: completion)
         property.addWriter(handle)
         return handle
     }

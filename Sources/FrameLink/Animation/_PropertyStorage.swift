@@ -10,6 +10,11 @@ final class _PropertyStorage<Value> {
         pointer.initialize(to: value)
     }
 
+    /// A sink that writes straight into this storage, keeping it alive.
+    @MainActor func makeSink() -> _Sink<Value> {
+        _Sink(destination: pointer, storage: self)
+    }
+
     deinit {
         pointer.deinitialize(count: 1)
         pointer.deallocate()

@@ -246,11 +246,6 @@ public final class PresentSource: FrameSource {
         return (max(presentedAt, lastRefresh + shortest), Int(clamping: ownRefreshes))
     }
 
-    /// When the last frame shown as it came on a variable-refresh display was shown, as
-    /// ``variableRefreshShowing(presentedAt:lastShown:refresh:)`` models it (nil after a frame that
-    /// was on time).
-    private var lastVariableShown: Int64?
-
     /// When the frame presented at the last boundary is shown, on the source's timeline, if known.
     private var knownShownTime: Int64?
 
@@ -324,9 +319,8 @@ public final class PresentSource: FrameSource {
     /// Whether a frame of the start-up probe took half a period or more.
     private var probeFramesWereSlow = false
     /// Whether the last frame's timestamp was the return of a present that blocked (the vsync
-    /// that released it), and whether this frame's will be.
+    /// that released it).
     private var lastTimestampWasBlockingReturn = false
-    private var boundaryIsBlockingReturn = false
     /// Whether the returns of blocking presents were found to keep no phase (an emulated vsync),
     /// and have not been judged phase-stable since: such a present never paces frames itself.
     private var keepsNoPhase = false
@@ -491,8 +485,9 @@ public final class PresentSource: FrameSource {
         case restartingDeadline(at: Int64)
         /// The deadline the loop waited for.
         case deadline
-        /// Now, before a vsync grid is fitted; the deadline grid follows it while still measuring.
-        case now(locksDeadline: Bool)
+        /// Now, before a vsync grid is fitted (the return of a present that `blocked`, or a sleep
+        /// to where the next vsync should be); the deadline grid follows it while still measuring.
+        case now(blocked: Bool, locksDeadline: Bool)
         /// Vsync `number` of the grid, for a present called in vsync `called`'s interval.
         case vsync(called: Int64, number: Int64, blocked: Bool, locksDeadline: Bool)
         /// The end of an idle wait.
@@ -608,12 +603,12 @@ public final class PresentSource: FrameSource {
         knownDrops = nil
         knownTarget = nil
         knownShownTime = nil
-        boundaryIsBlockingReturn = false
         // A frame late for a variable-refresh display's fastest refresh is shown when it is
         // presented (or as soon as a refresh the display made on its own allows): its return says
         // nothing about a vsync grid.
         let lateOnVariableRefresh = isLateOnVariableRefresh
-        grid.explainedVsyncMultiple = explainedVsyncMultiple
+        // (Read only by a fit from scratch.)
+        if !grid.hasGrid { grid.explainedVsyncMultiple = explainedVsyncMultiple }
         let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh)
         logLockChanges(relocksBefore: relocks)
@@ -624,7 +619,6 @@ public final class PresentSource: FrameSource {
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
 
-        if !lateOnVariableRefresh { lastVariableShown = nil }
         if lateOnVariableRefresh, let display = variableRefreshRange, let lastTimestamp {
             // The display waited for the frame: it was not dropped unless the display refreshed on
             // its own meanwhile (its slowest rate ran out). The next frame starts at once, and the
@@ -632,9 +626,7 @@ public final class PresentSource: FrameSource {
             forgetGridPosition()
             grid.restartPhase()
             let shown = Self.variableRefreshShowing(
-                presentedAt: presentStart, lastShown: lastVariableShown ?? previousShownTime ?? lastTimestamp,
-                refresh: display)
-            lastVariableShown = shown.time
+                presentedAt: presentStart, lastShown: previousShownTime ?? lastTimestamp, refresh: display)
             knownDrops = shown.drops
             knownShownTime = shown.time
             if mode == .deadline && !pacesRequestedRateDirectly && !reason.hasPrefix("variable refresh")
@@ -726,7 +718,7 @@ public final class PresentSource: FrameSource {
             deadline.lockGrid(to: FrameInstant(nanoseconds: time))
         case .deadline:
             timestamp = instant.nanoseconds
-        case .now(let locksDeadline):
+        case .now(_, let locksDeadline):
             timestamp = instant.nanoseconds
             if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
         case .vsync(let called, let number, let blocked, let locksDeadline):
@@ -745,8 +737,7 @@ public final class PresentSource: FrameSource {
         }
         lastTimestamp = timestamp
         switch boundary {
-        case .now: lastTimestampWasBlockingReturn = boundaryIsBlockingReturn
-        case .vsync(_, _, let blocked, _): lastTimestampWasBlockingReturn = blocked
+        case .now(let blocked, _), .vsync(_, _, let blocked, _): lastTimestampWasBlockingReturn = blocked
         default: lastTimestampWasBlockingReturn = false
         }
         if pacing == .automatic { detect() }
@@ -876,8 +867,7 @@ public final class PresentSource: FrameSource {
             // and so does the old period for the returns before the relock.)
             forgetGridPosition()
             if blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
-            boundary = .now(locksDeadline: locksDeadline)
-            boundaryIsBlockingReturn = blocked
+            boundary = .now(blocked: blocked, locksDeadline: locksDeadline)
             guard let lastTimestamp else { return .none }
             if !blocked {
                 return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + currentPeriod * Int64(presentInterval)))
