@@ -808,7 +808,8 @@ public final class PresentSource: FrameSource {
         }
         // (Not from the old display's fit after a display change: see rateJudgedAfterRelocks.)
         if grid.hasGrid && grid.isStable != false && (rateJudgedAfterRelocks.map { grid.relocks > $0 } ?? true) {
-            measuredRefreshRate = FrameRate(framesPerSecond: 1e9 / grid.period)
+            // (The grid keeps only fits a display can have: see _VsyncGrid.plausiblePeriods.)
+            if let rate = grid.measuredRate { measuredRefreshRate = rate }
         }
         judgeVsyncRate()
         if grid.isStable == false {

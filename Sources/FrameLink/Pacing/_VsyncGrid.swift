@@ -49,6 +49,16 @@ struct _VsyncGrid {
     static let earlyTolerance: Int64 = 250_000
     /// Unexplained returns in a row that restart the window.
     static let relockRun = 3
+    /// The periods a display can have: 1 ms to 1 s (1 to 1,000 Hz; panels run from 24 to 500 Hz,
+    /// variable-refresh ones down to 1 Hz). A fit outside is not a display's vsync but returns
+    /// numbered wrongly: the window starts again and the last plausible fit stays the measurement.
+    /// (Fits of a few microseconds passed a trapping rate initializer in games under load.)
+    static let plausiblePeriods: ClosedRange<Int64> = 1_000_000...1_000_000_000
+    /// The latest a return may come after the vsync it is numbered by, as a fraction of the period:
+    /// one half. A return later than that could as well be an early return for the next vsync, so
+    /// its number is a guess; once the delays allowed spanned a whole period every return fitted
+    /// some line, and a wrong number drew the lower hull to ever shorter periods.
+    static let latestNumberableDelayFraction = 0.5
 
     /// Times of the accepted returns (the source's nanoseconds), oldest first.
     private var times: [Int64] = []
@@ -91,6 +101,14 @@ struct _VsyncGrid {
     private(set) var isPhaseLocked = false
     /// How many times the window started again after returns stopped fitting.
     private(set) var relocks = 0
+    /// How many fits were thrown away for a period outside ``plausiblePeriods``.
+    private(set) var implausibleFits = 0
+    /// The fitted rate, when the grid has one: nil without a grid. Always inside
+    /// ``plausiblePeriods`` (a fit outside is never kept).
+    var measuredRate: FrameRate? {
+        guard hasGrid else { return nil }
+        return try? FrameRate(validating: 1e9 / period)
+    }
     /// Relocks since the grid was last judged stable: a vsync that keeps breaking its own grid
     /// before a window fills (an emulated one wandering fast) is not phase-stable either.
     private var relocksWhileUnjudged = 0
@@ -186,7 +204,7 @@ struct _VsyncGrid {
         let early = max(Self.earlyTolerance, lineUncertainty)
         let number = fittedNumber(atOrBefore: time + early)
         let delay = time - fittedTime(ofNumber: number)
-        let allowed = max(largestDelay * 2, Self.stabilityTolerance) + early
+        let allowed = allowedDelay(early: early)
         return delay >= -early && delay <= allowed && fittedTime(ofNumber: number) > call
     }
 
@@ -204,7 +222,7 @@ struct _VsyncGrid {
         let early = max(Self.earlyTolerance, lineUncertainty)
         let number = fittedNumber(atOrBefore: time + early)
         let delay = time - fittedTime(ofNumber: number)
-        let allowed = max(largestDelay * 2, Self.stabilityTolerance) + early
+        let allowed = allowedDelay(early: early)
         if delay < -early || delay > allowed || number <= (numbers.last ?? .min) {
             strays.append(time)
             // A return the grid cannot explain: whatever the fit says, the frame is not on it.
@@ -216,6 +234,13 @@ struct _VsyncGrid {
         append(time, number: number)
         fit()
         return true
+    }
+
+    /// The latest after its vsync a return still fits: twice the largest delay seen (at least
+    /// ``stabilityTolerance``) plus the early allowance, but never more than
+    /// ``latestNumberableDelayFraction`` of a period.
+    private func allowedDelay(early: Int64) -> Int64 {
+        min(max(largestDelay * 2, Self.stabilityTolerance) + early, Int64(period * Self.latestNumberableDelayFraction))
     }
 
     // MARK: Fitting
@@ -240,6 +265,14 @@ struct _VsyncGrid {
         let median = Self.vsyncInterval(
             fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod,
             largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
+        guard Self.isPlausible(period: Double(median)) else {
+            // Returns closer (or further) apart than any display refreshes: not a vsync's. The
+            // window keeps filling from its newest half.
+            let keep = times.count / 2
+            times.removeFirst(times.count - keep)
+            numbers.removeFirst(numbers.count - keep)
+            return
+        }
         numbers[0] = 0
         for index in 1..<times.count {
             let steps = max(1, Int64((Double(times[index] - times[index - 1]) / Double(median)).rounded()))
@@ -281,6 +314,22 @@ struct _VsyncGrid {
         return median / k
     }
 
+    /// Whether a fitted period is one a display can have (see ``plausiblePeriods``).
+    static func isPlausible(period: Double) -> Bool {
+        period.isFinite && period >= Double(plausiblePeriods.lowerBound)
+            && period <= Double(plausiblePeriods.upperBound)
+    }
+
+    /// Throws a fit outside ``plausiblePeriods`` away: the window starts again, as after returns
+    /// that stopped fitting, and whether the grid was stable carries over.
+    private mutating func discardImplausibleFit() {
+        implausibleFits += 1
+        let stable = wasStable || isStable == true
+        reset()
+        relocks += 1
+        wasStable = stable
+    }
+
     /// The lower-hull edge spanning the middle of the window, then stability and lock.
     private mutating func fit() {
         let count = times.count
@@ -308,6 +357,10 @@ struct _VsyncGrid {
         let b = hull[min(edge + 1, hull.count - 1)]
         if a != b {
             period = (y(b) - y(a)) / (x(b) - x(a))
+        }
+        guard Self.isPlausible(period: period) else {
+            discardImplausibleFit()
+            return
         }
         // The line through a with that slope; vsync number 0 of the window's numbering.
         origin = Double(baseTime) + y(a) - x(a) * period - Double(baseNumber) * period

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import FrameLink
+
+/// Data FrameLink measures (present returns, fitted vsync periods) never reaches a trap.
+@MainActor
+@Suite("Measured data never stops a game")
+struct MeasuredDataTests {
+    /// The crash games hit under load: a 148.98 Hz display, two buffers, frames at 0.986 of a
+    /// period and an exponential present delay; the returns' numbering went wrong and the fitted
+    /// rate grew about 1.4× a frame until `FrameRate(framesPerSecond:)` trapped at frame 1038.
+    @Test("a fit drawn to a period of microseconds is thrown away, not turned into a rate")
+    func fitOfMicrosecondsIsNotARate() {
+        let lab = DisplayLab(
+            refresh: .fixed(FrameRate(numerator: 14_898, denominator: 100), phase: .nanoseconds(5_120_855)),
+            buffers: 2, jitter: .exponential(mean: .microseconds(223)), seed: 1)
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var highest = 0.0
+        let link = DisplayLink { _ in
+            highest = max(highest, source.measuredRefreshRate?.framesPerSecond ?? 0)
+            lab.work(for: .nanoseconds(6_621_419))
+        }
+        link.add(to: loop, forMode: .common)
+        loop.run(frames: 1_500)
+        link.invalidate()
+        #expect(loop.frameIndex == 1_500)
+        // Never a rate a display cannot have.
+        #expect(highest <= 1_000)
+    }
+
+    @Test(
+        "the grid keeps only periods a display can have",
+        arguments: [
+            (0.0, false), (7_700.0, false), (999_999.0, false), (1_000_000.0, true), (16_666_667.0, true),
+            (1e9, true), (1.000_001e9, false), (Double.nan, false), (Double.infinity, false), (-16e6, false),
+        ])
+    func plausiblePeriods(period: Double, plausible: Bool) {
+        #expect(_VsyncGrid.isPlausible(period: period) == plausible)
+    }
+
+    @Test("returns closer together than any display refreshes make no grid")
+    func returnsTooCloseMakeNoGrid() {
+        var grid = _VsyncGrid(nominalPeriod: 16_666_667)
+        for index in Int64(0)..<64 { grid.add(returnTime: 1_000_000 + index * 7_700) }
+        #expect(!grid.hasGrid)
+        #expect(grid.measuredRate == nil)
+    }
+
+    @Test("a return later than half a period after its vsync does not fit: its number would be a guess")
+    func lateReturnIsNotNumbered() {
+        var grid = _VsyncGrid(nominalPeriod: 10_000_000)
+        // A few returns with delays up to 4 ms let the grid allow up to 8.25 ms, but never more
+        // than half the 10 ms period.
+        for index in Int64(0)..<32 { grid.add(returnTime: index * 10_000_000 + (index % 8 == 3 ? 4_000_000 : 0)) }
+        #expect(grid.hasGrid)
+        let onTime = grid.add(returnTime: 32 * 10_000_000 + 4_900_000)
+        let tooLate = grid.add(returnTime: 33 * 10_000_000 + 5_100_000)
+        #expect(onTime)
+        #expect(!tooLate)
+    }
+}
