@@ -26,10 +26,35 @@ extension FrameLinkCommand {
                     matches = matches && same
                     print("\(name): recorded \(recorded), replayed \(replayed)\(same ? "" : "  MISMATCH")")
                 }
+                let blame = Self.compareBlame(recorded: frameLog.dropEvents, replayed: statistics.drops)
+                matches = matches && blame.matches
+                print(blame.line)
                 print(statistics.summary)
                 guard matches else { throw CommandError("the replay does not match the recording") }
                 print("replay matches the recording")
             }
+        }
+
+        /// Compares the recording's drop events (blamed from its columns) with those the replaying
+        /// loop booked, by timestamp: the same intervals, drops, phase and gap.
+        static func compareBlame(recorded: [FrameDrop], replayed: [FrameDrop]) -> (matches: Bool, line: String) {
+            func blame(_ drop: FrameDrop) -> String {
+                drop.isGap ? "a gap of \(drop.gapDuration) ns" : "\(drop.phase) \(drop.phaseDuration) ns"
+            }
+            let gaps = recorded.filter(\.isGap).count
+            let summary = "drop blame: recorded \(recorded.count) events (\(gaps) gaps), replayed \(replayed.count)"
+            guard recorded.count == replayed.count else { return (false, summary + "  MISMATCH") }
+            for (mine, theirs) in zip(recorded, replayed)
+            where mine.timestamp != theirs.timestamp || mine.droppedFrames != theirs.droppedFrames
+                || mine.isGap != theirs.isGap || mine.phase != theirs.phase || mine.gapDuration != theirs.gapDuration
+            {
+                return (
+                    false,
+                    summary + "  MISMATCH at \(mine.timestamp) ns: recorded \(mine.droppedFrames) dropped, "
+                        + "\(blame(mine)); replayed \(theirs.droppedFrames) dropped at \(theirs.timestamp) ns, \(blame(theirs))"
+                )
+            }
+            return (true, summary + ", the same")
         }
     }
 }

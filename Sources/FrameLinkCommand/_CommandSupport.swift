@@ -27,6 +27,8 @@ func replay(_ log: FrameLog) throws -> FrameLoop {
     }
     let loop = FrameLoop(source: source)
     loop.drainsMainQueue = false
+    // Every drop event, so that replay can compare each with the recording's.
+    loop.statistics.dropHistoryLimit = max(loop.statistics.dropHistoryLimit, log.records.count)
     DisplayLink { _ in }.add(to: loop, forMode: .common)
     source.advance(frames: source.replayFrameCount)
     return loop

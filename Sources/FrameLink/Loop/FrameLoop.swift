@@ -355,7 +355,8 @@ public final class FrameLoop {
             var record = statistics.book(
                 frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: presentStart,
                 presentDuration: source.lastPresentDuration, period: source.refreshRate.periodNanoseconds,
-                dropped: source.droppedFramesAtLastBoundary, blame: lastFrameBlame)
+                dropped: source.droppedFramesAtLastBoundary, blame: lastFrameBlame,
+                recorded: (source as? ManualFrameSource)?.recordAtLastBoundary)
             // When the last frame reached the screen, where the source knows it (its swap-chain
             // model, presentation feedback, a variable-refresh display showing it as presented);
             // else its target, later by the frames dropped.

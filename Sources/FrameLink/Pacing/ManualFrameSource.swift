@@ -48,6 +48,12 @@ public final class ManualFrameSource: FrameSource {
     private var replayResynchronizes: [Bool] = []
     private var replayPosition = 0
     private var replayedDrops: Int?
+    /// The recorded intervals, by replay position (nil for a frame the replay adds before the first
+    /// record or after an idle gap).
+    private var replayRecords: [FrameRecord?] = []
+    /// The record of the interval that ended at the last frame boundary, while replaying: the loop
+    /// books it with the recording's phases (see ``FrameStatistics``'s booking).
+    private(set) var recordAtLastBoundary: FrameRecord?
     private let isReplay: Bool
 
     /// Creates a virtual display refreshing at `refreshRate` (60 Hz unless told otherwise).
@@ -83,11 +89,11 @@ public final class ManualFrameSource: FrameSource {
             // time zero and after the previous record.
             let start = record.timestamp - record.interval
             if let previous, start > previous {
-                appendReplayed(start, drops: 0, resynchronizes: true)
+                appendReplayed(start, drops: 0, resynchronizes: true, record: nil)
             } else if previous == nil, record.interval > 0 {
-                appendReplayed(start, drops: 0, resynchronizes: false)
+                appendReplayed(start, drops: 0, resynchronizes: false, record: nil)
             }
-            appendReplayed(record.timestamp, drops: record.droppedFrames, resynchronizes: false)
+            appendReplayed(record.timestamp, drops: record.droppedFrames, resynchronizes: false, record: record)
             previous = record.timestamp
         }
     }
@@ -96,7 +102,8 @@ public final class ManualFrameSource: FrameSource {
     /// first, and one frame per idle gap (0 for a source that does not replay).
     public var replayFrameCount: Int { replayTimestamps.count }
 
-    private func appendReplayed(_ timestamp: Int64, drops: Int, resynchronizes: Bool) {
+    private func appendReplayed(_ timestamp: Int64, drops: Int, resynchronizes: Bool, record: FrameRecord?) {
+        replayRecords.append(record)
         replayTimestamps.append(timestamp)
         replayDrops.append(drops)
         replayResynchronizes.append(resynchronizes)
@@ -200,13 +207,16 @@ public final class ManualFrameSource: FrameSource {
             pendingInterval = nil
             next = lastFrameTime + interval
             replayedDrops = nil
+            recordAtLastBoundary = nil
         } else if replayPosition < replayTimestamps.count {
             next = replayTimestamps[replayPosition]
             replayedDrops = replayDrops[replayPosition]
+            recordAtLastBoundary = replayRecords[replayPosition]
             if replayResynchronizes[replayPosition] { loop?.resync() }
             replayPosition += 1
         } else {
             replayedDrops = nil
+            recordAtLastBoundary = nil
             next = nextGridPoint().nanoseconds
         }
         return .sleep(until: FrameInstant(nanoseconds: next))

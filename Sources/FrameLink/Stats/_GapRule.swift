@@ -1,0 +1,35 @@
+/// The rule that tells a gap (the process did not run) from a slow phase of work, for a dropping
+/// interval: the one rule of the live loop, of a replayed frame log and of ``FrameLog/dropEvents``.
+///
+/// A wait that ends more than ``latePeriods`` periods after the frame boundary it waited for, and
+/// later than the longest phase of work took, did not end late because of anything the process
+/// did: a sleep, or a present with a swap chain three deep, never ends later than that on its own.
+/// The process was stopped, suspended or starved of CPU; the time it ended late is the gap.
+enum _GapRule {
+    /// How many periods after its boundary a wait must end to be a gap: more than 2 (a swap chain
+    /// three deep can hold a present for two periods).
+    static let latePeriods: Int64 = 2
+
+    /// The gap of an interval whose wait ended `late` nanoseconds after its boundary, at a refresh
+    /// `period`, after a frame whose work took `phases`: `late`, or 0 when the interval is not a gap.
+    static func gap(late: Int64, period: Int64, phases: PhaseDurations) -> Int64 {
+        guard period > 0, late / latePeriods > period, late >= phases[phases.longestWorkPhase] else { return 0 }
+        return late
+    }
+
+    /// The gap of a recorded interval (a frame log's record, which keeps its phases but not the
+    /// pacer's grid): its wait began when its present did (the timestamp less the present and the
+    /// wait after it), and its boundary is the first time after that on the grid of `period`
+    /// through the previous frame. Any record is accepted: nothing overflows, and a record whose
+    /// phases do not fit its interval has no gap.
+    static func gap(of record: FrameRecord, period: Int64) -> Int64 {
+        guard period > 0, record.interval > 0 else { return 0 }
+        let previous = record.timestamp &- record.interval
+        let waited = record.phases[.present].addingReportingOverflow(record.phases[.presentWait])
+        guard !waited.overflow, waited.partialValue >= 0, waited.partialValue <= record.interval else { return 0 }
+        let waitStart = record.timestamp - waited.partialValue
+        // The first grid point strictly after the wait began.
+        let boundary = previous + ((waitStart - previous) / period + 1) * period
+        return gap(late: record.timestamp - boundary, period: period, phases: record.phases)
+    }
+}
