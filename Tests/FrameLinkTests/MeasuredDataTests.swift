@@ -60,3 +60,39 @@ struct MeasuredDataTests {
         #expect(!tooLate)
     }
 }
+
+/// The manual clock's rule: time never goes backwards, and asking it to does nothing.
+@MainActor
+@Suite("ManualFrameSource: we can't time travel")
+struct ManualClockDirectionTests {
+    @Test("advancing to the past, by nothing or by negative frames runs no frame and keeps the time")
+    func weCantTimeTravel() {
+        let source = ManualFrameSource(refreshRate: .hz60)
+        let loop = FrameLoop(source: source)
+        var frames = 0
+        let link = DisplayLink { _ in frames += 1 }
+        link.add(to: loop, forMode: .common)
+        source.advance(frames: 3)
+        let now = source.now
+        source.advance(to: .zero)
+        source.advance(to: now)
+        source.advance(by: .zero)
+        source.advance(by: .milliseconds(-5))
+        source.advance(frames: -2)
+        #expect(source.now == now)
+        #expect(frames == 3)
+        // Forward still works.
+        source.advance(to: now + .milliseconds(20))
+        #expect(source.now >= now + .milliseconds(20))
+        #expect(frames == 5)
+    }
+
+    @Test("negative work inside a frame does not move time")
+    func negativeWorkDoesNothing() {
+        let source = ManualFrameSource(refreshRate: .hz60)
+        let before = source.now
+        source.simulateWork(for: .milliseconds(-1))
+        source.simulateWork(for: .zero)
+        #expect(source.now == before)
+    }
+}

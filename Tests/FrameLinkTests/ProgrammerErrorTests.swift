@@ -49,7 +49,7 @@ struct ProgrammerErrorTests {
 
     // The catalogue: each check of the public API once (the value classes each check covers are
     // tested without a child process in `ValidatingTests`).
-    nonisolated static let cases: [Case] = timers + rates + clocks + virtualTime + lab + animation
+    nonisolated static let cases: [Case] = timers + rates + clocks + lab + animation
 
     nonisolated static let timers: [Case] = [
         Case("FrameTimer(timeInterval: .nan)", "timer interval of nan s: must be finite") {
@@ -136,22 +136,8 @@ struct ProgrammerErrorTests {
         },
     ]
 
-    nonisolated static let virtualTime: [Case] = [
-        Case("ManualFrameSource.advance(frames: -1)", "advance(frames: -1): time never goes backwards") {
-            ManualFrameSource().advance(frames: -1)
-        },
-        Case("ManualFrameSource.advance(by: .zero)", "advance(by:) of 0.0 seconds: must be above zero") {
-            ManualFrameSource().advance(by: .zero)
-        },
-        Case("ManualFrameSource.advance(to: the past)", "is before now") {
-            let source = ManualFrameSource()
-            source.advance(frames: 3)
-            source.advance(to: .zero)
-        },
-        Case("ManualFrameSource.simulateWork(for: -1 ms)", "simulateWork(for:)") {
-            ManualFrameSource().simulateWork(for: .milliseconds(-1))
-        },
-    ]
+    // (ManualFrameSource never traps for time asked to go backwards: it does nothing, see
+    // ManualClockDirectionTests.)
 
     nonisolated static let lab: [Case] = [
         Case("DisplayLab(buffers: 0)", "DisplayLab: 0 buffers; a swap chain has 2 (double buffering) to 8") {
