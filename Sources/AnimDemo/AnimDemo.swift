@@ -109,6 +109,11 @@ struct AnimDemo: ParsableCommand {
     @Flag(help: "Start in latency mode: frames begin as late as they can, so input is read late (L toggles it).")
     var latencyMode = false
 
+    @Flag(
+        help: "Print FrameLink's pacing decisions as they happen (its log at debug level; problems are printed always)."
+    )
+    var verbose = false
+
     @Option(
         help: ArgumentHelp(
             "Ask for a frame-rate range: 30 (exactly), 40-50 (preferring 50) or 40-50@45; on a fixed display "
@@ -176,8 +181,10 @@ struct AnimDemo: ParsableCommand {
     }
 
     func run() throws {
-        // FrameLink's pacing decisions (mode changes, vsync locks, frame-rate switches) on stdout.
-        LoggingSystem.bootstrap { ConsoleLogHandler(label: $0) }
+        // FrameLink's log on stdout: its problems (notice and above), and with --verbose its
+        // routine pacing decisions too (mode changes, vsync locks, frame-rate switches: debug).
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { ConsoleLogHandler(label: $0, logLevel: level) }
         let options = DemoOptions(
             sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot, reportPath: report,
             logPath: log, seed: seed, assetsFolder: assets, width: width, height: height,

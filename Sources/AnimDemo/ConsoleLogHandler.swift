@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 
-/// Prints FrameLink's log messages (pacing-mode changes, vsync locks, automatic frame-rate switches)
-/// on standard output as `framelink: level: message`, so that a run shows its pacing decisions
-/// between its own lines.
+/// Prints FrameLink's log messages on standard output as `framelink: level: message`, so that a run
+/// shows them between its own lines: problems (notice and above) always, the pacing decisions
+/// (pacing-mode changes, vsync locks, automatic frame-rate switches: debug) with `--verbose`.
 struct ConsoleLogHandler: LogHandler {
     let label: String
     var metadata: Logger.Metadata = [:]

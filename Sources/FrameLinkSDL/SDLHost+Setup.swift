@@ -185,14 +185,25 @@ extension SDLHost {
 
     static func reportedRefreshRate(of window: OpaquePointer) -> Int? {
         var mode = SDL_DisplayMode()
-        if SDL_GetWindowDisplayMode(window, &mode) == 0, mode.refresh_rate > 0 {
-            return Int(mode.refresh_rate)
+        if SDL_GetWindowDisplayMode(window, &mode) == 0, let rate = plausibleRefreshRate(mode.refresh_rate) {
+            return rate
         }
         let display = SDL_GetWindowDisplayIndex(window)
-        if display >= 0, SDL_GetCurrentDisplayMode(display, &mode) == 0, mode.refresh_rate > 0 {
-            return Int(mode.refresh_rate)
+        if display >= 0, SDL_GetCurrentDisplayMode(display, &mode) == 0,
+            let rate = plausibleRefreshRate(mode.refresh_rate)
+        {
+            return rate
         }
         return nil
+    }
+
+    /// The refresh rates a display can report: 1 to 1,000 Hz. SDL reports 0 for "unknown" (Xvfb,
+    /// the dummy driver), and a driver may report anything; a rate outside is taken as unreported.
+    nonisolated static let plausibleRefreshRates: ClosedRange<Int32> = 1...1_000
+
+    /// A refresh rate SDL reported, if a display can have it (see ``plausibleRefreshRates``).
+    nonisolated static func plausibleRefreshRate(_ reported: Int32) -> Int? {
+        plausibleRefreshRates.contains(reported) ? Int(reported) : nil
     }
 
     static func pacingReason(override: FrameRate?, reported: Int?, vsync: String) -> String {

@@ -96,3 +96,108 @@ struct ManualClockDirectionTests {
         #expect(source.now == before)
     }
 }
+
+extension MeasuredDataTests {
+    @Test("a fit that leaves the range a display can have is discarded, and the window starts again")
+    func fitLeavingThePlausibleRangeIsDiscarded() {
+        var grid = _VsyncGrid(nominalPeriod: 1_000_000)
+        var time: Int64 = 0
+        for _ in 0..<8 {
+            time += 1_000_000
+            grid.add(returnTime: time)
+        }
+        #expect(grid.hasGrid)
+        #expect(grid.measuredRate == FrameRate(numerator: 1_000))
+        // Returns 0.99 ms apart: a 1,010 Hz "display".
+        for _ in 0..<16 {
+            time += 990_000
+            grid.add(returnTime: time)
+        }
+        #expect(grid.implausibleFits >= 1)
+        #expect(grid.measuredRate.map { $0.framesPerSecond <= 1_000 } ?? true)
+    }
+}
+
+/// Presentation reports are data from a compositor or a driver: checked where they enter.
+@MainActor
+@Suite("Presentation reports: implausible ones are ignored")
+struct PresentationReportTests {
+    /// A source whose present blocks to a 60 Hz grid on a virtual clock, after `frames` frames.
+    func source(afterFrames frames: Int) -> (PresentSource, VirtualClock) {
+        let clock = VirtualClock()
+        let source = PresentSource(displayRefreshRate: .hz60, clock: clock)
+        source.present = { clock.sleep(untilNanoseconds: (clock.now / 16_666_667 + 1) * 16_666_667) }
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in clock.advance(nanoseconds: 2_000_000) }.add(to: loop, forMode: .common)
+        loop.run(frames: frames)
+        return (source, clock)
+    }
+
+    @Test(
+        "reports in the future, before the start, out of order, repeated, too close or for frames never presented are ignored"
+    )
+    func implausibleReportsAreIgnored() {
+        let (source, _) = source(afterFrames: 30)
+        let now = source.now.nanoseconds
+        let frame = source.presentCount
+        source.reportPresentation(ofFrame: frame - 2, at: FrameInstant(nanoseconds: now - 40_000_000))
+        #expect(source.ignoredReports == 0)
+        source.reportPresentation(ofFrame: frame - 2, at: FrameInstant(nanoseconds: now - 30_000_000))  // repeated
+        source.reportPresentation(ofFrame: frame - 3, at: FrameInstant(nanoseconds: now - 20_000_000))  // out of order
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now - 39_500_000))  // 0.5 ms later
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now + 5_000_000_000))  // future
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: -1))  // before the start
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: .max))  // a sentinel
+        source.reportPresentation(ofFrame: frame + 5, at: FrameInstant(nanoseconds: now))  // never presented
+        #expect(source.ignoredReports == 7)
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now - 23_000_000))
+        #expect(source.ignoredReports == 7)
+    }
+
+    @Test("garbage reports never stop the loop, and its timestamps stay finite and ordered")
+    func garbageReportsDoNotTrap() {
+        let clock = VirtualClock()
+        let source = PresentSource(displayRefreshRate: .hz60, clock: clock)
+        var presents: Int64 = 0
+        let junk: [Int64] = [.max, .min, 0, -1, 1, .max - 1, 1 << 62, -(1 << 62)]
+        source.present = {
+            clock.sleep(untilNanoseconds: (clock.now / 16_666_667 + 1) * 16_666_667)
+            presents += 1
+            source.reportPresentation(
+                ofFrame: presents, at: FrameInstant(nanoseconds: junk[Int(presents) % junk.count]))
+        }
+        let loop = FrameLoop(source: source)
+        var last = FrameInstant(nanoseconds: .min)
+        var ordered = true
+        DisplayLink { link in
+            ordered = ordered && link.timestamp > last && link.targetTimestamp >= link.timestamp
+            last = link.timestamp
+            clock.advance(nanoseconds: 2_000_000)
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 600)
+        #expect(ordered)
+        #expect(source.measuredRefreshRate.map { $0.framesPerSecond <= 1_000 } ?? true)
+    }
+}
+
+@MainActor
+@Suite("Arithmetic on values from outside saturates instead of overflowing")
+struct SaturatingArithmeticTests {
+    @Test("a wait until an instant near the largest one waits as long as the clock counts")
+    func waitNearTheLargestInstant() {
+        #expect(FrameWaiter.clockTime(of: FrameInstant(nanoseconds: .max), epoch: 1_000) == .max)
+        #expect(FrameWaiter.clockTime(of: FrameInstant(nanoseconds: .min), epoch: -1_000) == .min)
+        #expect(FrameWaiter.clockTime(of: FrameInstant(nanoseconds: 5), epoch: 1_000) == 1_005)
+    }
+
+    @Test("a drop read from a log with phases as long as Int64 allows prints without trapping")
+    func hugeDropPrints() {
+        var phases = PhaseDurations()
+        phases[.links] = .max
+        let record = FrameRecord(index: 2, timestamp: .max, interval: .max, droppedFrames: 3, phases: phases)
+        let log = FrameLog(records: [record], periodNanoseconds: 16_666_667)
+        let drops = log.dropEvents
+        #expect(drops.count == 1)
+        #expect(drops.first?.description.contains("links took 9223372036854.8 ms") == true, "\(drops)")
+    }
+}

@@ -1,6 +1,7 @@
-import FrameLink
 import Logging
 import Testing
+
+@testable import FrameLink
 
 /// FrameLink logs pacing decisions through swift-log (label `framelink`) when they change, never per
 /// frame; on the display lab, with a handler that keeps the messages.
@@ -25,13 +26,61 @@ struct PacingLogTests {
     }
 
     /// Runs `body` with FrameLink's logger writing into a capture, and returns what it kept.
-    func capturing(_ body: () -> Void) -> [(level: Logger.Level, text: String)] {
+    /// `level` is the capture's level (every message unless told).
+    func capturing(level: Logger.Level = .trace, _ body: () -> Void) -> [(level: Logger.Level, text: String)] {
         let capture = Capture()
+        capture.logLevel = level
         let previous = FrameLinkLogging.logger
         FrameLinkLogging.logger = Logger(label: FrameLinkLogging.label) { _ in capture }
         defer { FrameLinkLogging.logger = previous }
         body()
         return capture.messages
+    }
+
+    @Test("a game that never sets up logging sees nothing routine: locks, mode changes, re-locks, frame-rate switches")
+    func routineDecisionsAreQuietByDefault() throws {
+        // swift-log's default handler prints info and above.
+        var frames = 0
+        let messages = capturing(level: .info) {
+            let lab = DisplayLab(
+                refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
+            let source = lab.makeSource()
+            source.automaticFrameRate = true
+            let loop = FrameLoop(source: source)
+            DisplayLink { link in
+                frames += 1
+                lab.work(for: .milliseconds(link.frameIndex >= 700 && link.frameIndex < 900 ? 20 : 2))
+                if link.frameIndex == 300 { lab.isHidden = true }
+                if link.frameIndex == 400 { lab.isHidden = false }
+                if link.frameIndex == 500 { lab.changeRefresh(to: .fixed(.hz75)) }
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 1_200)
+        }
+        #expect(frames == 1_200)
+        #expect(messages.isEmpty, "\(messages.map(\.text))")
+    }
+
+    @Test("a fit no display can have is a problem worth a notice, said once")
+    func implausibleFitIsANotice() throws {
+        // A present that blocks to a 1,000 Hz grid, then to one 0.99 ms apart: a rate no display has.
+        var fits = 0
+        let messages = capturing(level: .info) {
+            let clock = VirtualClock()
+            let source = PresentSource(displayRefreshRate: FrameRate(numerator: 1_000), clock: clock)
+            var vsync: Int64 = 0
+            source.present = {
+                vsync += vsync < 300_000_000 ? 1_000_000 : 990_000
+                clock.sleep(untilNanoseconds: vsync)
+            }
+            let loop = FrameLoop(source: source)
+            DisplayLink { _ in clock.advance(nanoseconds: 100_000) }.add(to: loop, forMode: .common)
+            loop.run(frames: 1_000)
+            fits = source.discardedImplausibleFits
+        }
+        #expect(fits >= 1)
+        let notices = messages.filter { $0.level == .notice && $0.text.contains("no display has") }
+        #expect(notices.count == 1, "\(messages.map(\.text))")
+        #expect(messages.count == notices.count, "\(messages.map(\.text))")
     }
 
     @Test("a phase lock and a hidden window's switch to deadline pacing are logged once each")
@@ -53,7 +102,8 @@ struct PacingLogTests {
         #expect(texts.contains { $0.hasPrefix("vsync: phase-locked") }, "\(texts)")
         let switches = messages.filter { $0.text.hasPrefix("pacing: vsync → deadline") }
         #expect(switches.count == 1, "\(texts)")
-        #expect(switches.first?.level == .notice)
+        // A routine decision: debug, which swift-log's default handler (info and above) does not print.
+        #expect(switches.first?.level == .debug)
         #expect(messages.count < 10, "logged on changes, not per frame: \(texts)")
     }
 

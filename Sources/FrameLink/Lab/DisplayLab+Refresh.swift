@@ -25,8 +25,13 @@ extension DisplayLab {
             }
         }
 
-        /// Checks the refresh: a phase from zero up to one period, a variable range with minimum ≤ maximum.
+        /// Checks the refresh: rates a display can have (1 to 1,000 Hz), a phase from zero up to one
+        /// period, a variable range with minimum ≤ maximum.
         func validated() -> Refresh {
+            for rate in rates where !Self.isDisplayRate(rate) {
+                FrameLinkError.trap(
+                    .invalidFrameRate("DisplayLab.Refresh \(self): \(rate) is not a display's rate; use 1 to 1000 Hz"))
+            }
             switch self {
             case .fixed(let rate, let phase):
                 let nanoseconds = phase.wholeNanoseconds
@@ -37,7 +42,12 @@ extension DisplayLab {
                                 + "(\(rate.period))"))
                 }
             case .variable(let minimum, let maximum):
-                guard minimum.framesPerSecond <= maximum.framesPerSecond else {
+                // Exactly, as the lab compares them (a Double comparison let equal-looking
+                // fractions through).
+                guard
+                    Int128(minimum.numerator) * Int128(maximum.denominator)
+                        <= Int128(maximum.numerator) * Int128(minimum.denominator)
+                else {
                     FrameLinkError.trap(
                         .invalidFrameRate(
                             "DisplayLab.Refresh.variable: minimum \(minimum) is above maximum \(maximum)"))
@@ -46,6 +56,22 @@ extension DisplayLab {
                 break
             }
             return self
+        }
+
+        /// The rates the refresh names.
+        private var rates: [FrameRate] {
+            switch self {
+            case .fixed(let rate, _), .emulated(let rate): [rate]
+            case .variable(let minimum, let maximum): [minimum, maximum]
+            case .none: []
+            }
+        }
+
+        /// Whether a display can refresh at `rate`: 1 to 1,000 Hz, compared exactly.
+        static func isDisplayRate(_ rate: FrameRate) -> Bool {
+            let numerator = Int128(rate.numerator)
+            let denominator = Int128(rate.denominator)
+            return numerator >= denominator && numerator <= 1_000 * denominator
         }
     }
 }

@@ -142,7 +142,12 @@ public final class DisplayLab: PacingClock {
         guard amount >= 0 else {
             FrameLinkError.trap(.invalidInterval("DisplayLab.work(for: \(duration)): is negative; work takes time"))
         }
-        sleep(untilNanoseconds: time + amount)
+        let (end, overflow) = time.addingReportingOverflow(amount)
+        guard !overflow else {
+            FrameLinkError.trap(
+                .invalidInterval("DisplayLab.work(for: \(duration)): ends after the latest time the lab can count"))
+        }
+        sleep(untilNanoseconds: end)
     }
 
     // MARK: Display changes

@@ -118,7 +118,7 @@ public final class FrameWaiter {
         case .none:
             break
         case .sleep(let instant):
-            let wake = epoch + instant.nanoseconds
+            let wake = Self.clockTime(of: instant, epoch: epoch)
             if !isRealTime {
                 if serves { MainQueueDrain.drainWithoutWaiting() }
                 clock.sleep(untilNanoseconds: wake)
@@ -130,13 +130,25 @@ public final class FrameWaiter {
         case .deadline(let instant):
             if !isRealTime && serves { MainQueueDrain.drainWithoutWaiting() }
             let reached = sleepAndSpin(
-                until: epoch + instant.nanoseconds, on: clock, isRealTime: isRealTime, serves: serves && isRealTime,
+                until: Self.clockTime(of: instant, epoch: epoch), on: clock, isRealTime: isRealTime,
+                serves: serves && isRealTime,
                 period: periodNanoseconds)
             return FrameInstant(nanoseconds: reached - epoch)
         case .idle(let until):
-            idle(until: until.map { epoch + $0.nanoseconds }, on: clock, source: source, drainMainQueue: drainMainQueue)
+            idle(
+                until: until.map { Self.clockTime(of: $0, epoch: epoch) }, on: clock, source: source,
+                drainMainQueue: drainMainQueue)
         }
         return FrameInstant(nanoseconds: clock.nanoseconds() - epoch)
+    }
+
+    /// The clock's time of `instant` (instants count from the source's epoch), saturating: a wait
+    /// until a timer's fire date near the largest instant (a "never", or a date read from a save)
+    /// waits as long as the clock can count instead of overflowing.
+    static func clockTime(of instant: FrameInstant, epoch: Int64) -> Int64 {
+        let (sum, overflow) = epoch.addingReportingOverflow(instant.nanoseconds)
+        guard overflow else { return sum }
+        return instant.nanoseconds > 0 ? .max : .min
     }
 
     /// Sleeps until `spin` before `deadline` (clock nanoseconds), then spins to it, at real-time

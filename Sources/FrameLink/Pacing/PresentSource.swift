@@ -294,6 +294,14 @@ public final class PresentSource: FrameSource {
     /// Presentation feedback not yet taken in: the frames and the times they reached the screen.
     private var reportedFrames: [Int64] = []
     private var reportedTimes: [Int64] = []
+    /// The time of the last report taken in.
+    private var lastReportedTime: Int64?
+    /// Reports ignored as implausible (see ``reportPresentation(ofFrame:at:)``).
+    private(set) var ignoredReports = 0
+    /// How far ahead of now a presentation report may be: 1 ms. Reports tell of the past; a time
+    /// converted from a compositor's clock may come out a little ahead, a sentinel or a wrong clock
+    /// far ahead.
+    static let latestPresentationAhead: Int64 = 1_000_000
     /// Reports taken into the grid whose missed refreshes are not booked yet.
     private var unbookedFrames: [Int64] = []
     private var unbookedTimes: [Int64] = []
@@ -540,15 +548,25 @@ public final class PresentSource: FrameSource {
     /// `presented` event, `GLX_OML_sync_control`'s UST, or `VK_GOOGLE_display_timing` give it.
     ///
     /// Once feedback arrives, the vsync grid is fitted to these exact times instead of to the
-    /// jittery returns of present. Reports for a frame already reported, or out of order, are
-    /// ignored.
+    /// jittery returns of present. A report is data from outside (a compositor, a driver), checked
+    /// where it enters: one for a frame not presented yet, already reported or out of order, one at
+    /// a time before the source's start, more than 1 ms ahead of now, or
+    /// less than a display's shortest period (1 ms) after the last report is ignored.
     ///
     /// - Parameters:
     ///   - frame: The frame's number: the value of ``presentCount`` after its present.
     ///   - instant: When it reached the screen, on the source's timeline.
     public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
-        guard frame > lastReportedFrame, frame <= presentCount + 1 else { return }
+        let time = instant.nanoseconds
+        guard frame > lastReportedFrame, frame <= presentCount + 1, time >= 0,
+            time <= now.nanoseconds + Self.latestPresentationAhead,
+            lastReportedTime.map({ time - $0 >= _VsyncGrid.plausiblePeriods.lowerBound }) ?? true
+        else {
+            ignoredReports += 1
+            return
+        }
         lastReportedFrame = frame
+        lastReportedTime = time
         receivesPresentationFeedback = true
         if reportedTimes.count < 64 {
             reportedTimes.append(instant.nanoseconds)
@@ -1119,7 +1137,7 @@ public final class PresentSource: FrameSource {
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if grid.hasGrid { grid.restartPhase() }
         reason = "measuring whether present blocks on vsync, now that frames are fast enough to fill a swap chain"
-        FrameLinkLogging.logger.notice(
+        FrameLinkLogging.logger.debug(
             "pacing: frames take under three quarters of a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
             metadata: ["refresh": "\(displayRefreshRate)"])
     }
@@ -1242,7 +1260,7 @@ public final class PresentSource: FrameSource {
                 + "a slow or throttled present, not a vsync (a software renderer, an emulated vsync as "
                 + "under Xvfb), paced by deadline"
             reason = why
-            FrameLinkLogging.logger.notice("pacing: \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
+            FrameLinkLogging.logger.debug("pacing: \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
         } else if grid.isStable == true {
             keepsNoPhase = false
             vsyncIsFasterThanDisplay = false
@@ -1264,7 +1282,7 @@ public final class PresentSource: FrameSource {
     private func switchMode(to newMode: Mode, because why: String) {
         reason = why
         guard newMode != mode else { return }
-        FrameLinkLogging.logger.notice(
+        FrameLinkLogging.logger.debug(
             "pacing: \(mode) → \(newMode): \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
         mode = newMode
         presentDurations.removeAll()
@@ -1285,13 +1303,29 @@ public final class PresentSource: FrameSource {
     /// Whether the log last said the vsync is phase-locked, and the frames the lock has been lost
     /// since.
     private var loggedLock = false
+    /// How many vsync fits were discarded for a period no display has (see `_VsyncGrid`).
+    var discardedImplausibleFits: Int { grid.implausibleFits }
+    /// The grid's discarded implausible fits the log has told of.
+    private var loggedImplausibleFits = 0
     private var framesWithoutLock = 0
 
     /// Logs a re-lock at once, a phase lock gained when the log last said none, and a lock lost for
     /// ``lockLossFrames`` frames in a row: changes, never per frame.
     private func logLockChanges(relocksBefore: Int) {
+        if grid.implausibleFits != loggedImplausibleFits {
+            // Measured data that no display can produce: said once at notice (something outside is
+            // wrong: the clock, the compositor, the load), then at debug.
+            let message =
+                "vsync: the present returns fitted a period no display has (outside 1 ms to 1 s); the fit was discarded and the grid is measured again (\(grid.implausibleFits) so far)"
+            if loggedImplausibleFits == 0 {
+                FrameLinkLogging.logger.notice("\(message)", metadata: ["refresh": "\(displayRefreshRate)"])
+            } else {
+                FrameLinkLogging.logger.debug("\(message)", metadata: ["refresh": "\(displayRefreshRate)"])
+            }
+            loggedImplausibleFits = grid.implausibleFits
+        }
         if grid.relocks != relocksBefore {
-            FrameLinkLogging.logger.info(
+            FrameLinkLogging.logger.trace(
                 "vsync: re-locked to the presents' returns (\(grid.relocks) re-locks so far)",
                 metadata: ["refresh": "\(displayRefreshRate)"])
         }
@@ -1299,14 +1333,14 @@ public final class PresentSource: FrameSource {
             framesWithoutLock = 0
             guard !loggedLock else { return }
             loggedLock = true
-            FrameLinkLogging.logger.info(
+            FrameLinkLogging.logger.debug(
                 "vsync: phase-locked; timestamps are the fitted vsync",
                 metadata: ["refresh": "\(measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)")"])
         } else if loggedLock {
             framesWithoutLock += 1
             guard framesWithoutLock >= Self.lockLossFrames else { return }
             loggedLock = false
-            FrameLinkLogging.logger.info("vsync: phase lock lost for \(Self.lockLossFrames) frames")
+            FrameLinkLogging.logger.trace("vsync: phase lock lost for \(Self.lockLossFrames) frames")
         }
     }
 
@@ -1336,7 +1370,7 @@ public final class PresentSource: FrameSource {
         _ halves: Bool, because why: String?, back: String = "the frame cost is under 70 % of the budget"
     ) {
         guard halves != halvesRate else { return }
-        FrameLinkLogging.logger.info("automatic frame rate: \(why ?? "back to the full rate: \(back)")")
+        FrameLinkLogging.logger.debug("automatic frame rate: \(why ?? "back to the full rate: \(back)")")
         halvesRate = halves
         autoRateReason = why
         frameCosts.removeAll()

@@ -69,12 +69,12 @@ package struct _RealTimeWait {
         if outcome != scheduling {
             switch outcome {
             case .refused(let reason):
-                FrameLinkLogging.logger.notice("frame waits: real-time scheduling refused (\(reason)): normal priority")
+                FrameLinkLogging.logger.debug("frame waits: real-time scheduling refused (\(reason)): normal priority")
             case .realTime(let priority):
-                FrameLinkLogging.logger.info(
+                FrameLinkLogging.logger.debug(
                     "frame waits: real-time priority \(priority) (SCHED_FIFO) during each wait")
             case .inherited(let priority):
-                FrameLinkLogging.logger.info("frame waits: the thread already runs at real-time priority \(priority)")
+                FrameLinkLogging.logger.debug("frame waits: the thread already runs at real-time priority \(priority)")
             case .undecided, .off:
                 break
             }

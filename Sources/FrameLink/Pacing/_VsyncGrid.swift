@@ -67,8 +67,11 @@ struct _VsyncGrid {
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
     /// The display's nominal period, used only until the window has its own (the source updates
-    /// it when the host reports another display).
-    var nominalPeriod: Int64
+    /// it when the host reports another display); kept inside ``plausiblePeriods``, since the grid
+    /// divides by it.
+    var nominalPeriod: Int64 {
+        didSet { nominalPeriod = Self.plausible(nominalPeriod) }
+    }
     /// The most vsyncs the source's own pacing explains between two returns: its present interval
     /// (every k-th vsync), or more while frames cost more than a period. A median interval is
     /// taken for k vsyncs only up to this (see ``vsyncInterval(fromMedian:nominalPeriod:largestMultiple:)``).
@@ -119,8 +122,8 @@ struct _VsyncGrid {
     private var hull: [Int] = []
 
     init(nominalPeriod: Int64) {
-        self.nominalPeriod = nominalPeriod
-        period = Double(nominalPeriod)
+        self.nominalPeriod = Self.plausible(nominalPeriod)
+        period = Double(self.nominalPeriod)
         times.reserveCapacity(Self.capacity)
         numbers.reserveCapacity(Self.capacity)
         strays.reserveCapacity(Self.relockRun)
@@ -312,6 +315,11 @@ struct _VsyncGrid {
         let k = Int64(multiple)
         guard abs(median - k * nominalPeriod) * 50 <= k * nominalPeriod else { return median }
         return median / k
+    }
+
+    /// The nearest period a display can have (see ``plausiblePeriods``).
+    static func plausible(_ period: Int64) -> Int64 {
+        min(max(period, plausiblePeriods.lowerBound), plausiblePeriods.upperBound)
     }
 
     /// Whether a fitted period is one a display can have (see ``plausiblePeriods``).

@@ -134,7 +134,8 @@ struct Milliseconds: CustomStringConvertible {
     let nanoseconds: Int64
     init(_ nanoseconds: Int64) { self.nanoseconds = nanoseconds }
     var description: String {
-        let tenths = (nanoseconds + 50_000) / 100_000
+        // In 128 bits: a duration read from a log may be as large as Int64 allows.
+        let tenths = (Int128(nanoseconds) + 50_000) / 100_000
         return "\(tenths / 10).\(tenths % 10)"
     }
 }

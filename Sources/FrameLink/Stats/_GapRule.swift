@@ -24,12 +24,14 @@ enum _GapRule {
     /// phases do not fit its interval has no gap.
     static func gap(of record: FrameRecord, period: Int64) -> Int64 {
         guard period > 0, record.interval > 0 else { return 0 }
-        let previous = record.timestamp &- record.interval
         let waited = record.phases[.present].addingReportingOverflow(record.phases[.presentWait])
         guard !waited.overflow, waited.partialValue >= 0, waited.partialValue <= record.interval else { return 0 }
-        let waitStart = record.timestamp - waited.partialValue
-        // The first grid point strictly after the wait began.
-        let boundary = previous + ((waitStart - previous) / period + 1) * period
-        return gap(late: record.timestamp - boundary, period: period, phases: record.phases)
+        // The wait began within the interval (checked above); its boundary may lie beyond what
+        // 64 bits count only when it also lies after the timestamp: then the wait was not late.
+        let waitStartAfterPrevious = record.interval - waited.partialValue
+        let (boundaryAfterPrevious, overflow) =
+            (waitStartAfterPrevious - waitStartAfterPrevious % period).addingReportingOverflow(period)
+        guard !overflow else { return 0 }
+        return gap(late: record.interval - boundaryAfterPrevious, period: period, phases: record.phases)
     }
 }
