@@ -20,7 +20,7 @@ help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
 	@echo "make snippets  compile every Swift snippet of README.md and the DocC articles (part of make test)"
-	@echo "make fuzz   fuzz frame-log reading and replay for 10 minutes (FUZZ_SECONDS=N to change)"
+	@echo "make fuzz   fuzz frame-log reading and the pacing sources, 10 minutes each (FUZZ_SECONDS=N to change)"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing, quiet and under CPU load, against ../shared/probes/vs.c (PACE_FRAMES=N)"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
@@ -70,7 +70,8 @@ test: deps lint build
 	xctest=$$(grep -oE "Executed [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	tsan=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test-tsan.log | tail -1 | grep -oE "[0-9]+"); \
 	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example, doc snippets and docs built;" \
-	  "frame logs fuzzed for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz.log | tail -1 | grep -oE "[0-9]+") inputs, no crash)"; \
+	  "frame logs fuzzed for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz/FrameLogFuzz.log | tail -1 | grep -oE "[0-9]+") inputs," \
+	  "pacing sources for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz/PacingFuzz.log | tail -1 | grep -oE "[0-9]+") inputs, no crash)"; \
 	echo "tests: $$((swift_testing + xctest + tsan)) passed, 0 failed"
 
 # Examples/MinimalGame: an outside package depending on FrameLink by path; built and run headless.
@@ -93,19 +94,29 @@ snippets: deps
 	@mkdir -p $(OUT)
 	python3 scripts/check-snippets.py 2>&1 | tee $(OUT)/snippets.log
 
-# Fuzzing: frame-log reading, writing and replay under libFuzzer and AddressSanitizer (Fuzz/). New
-# inputs go to out/fuzz/corpus; the checked-in seeds (Fuzz/Corpus, with every crash found so far) are
-# run first. A crash, an overflow, a leak or an input slower than 10 s fails, and its input is saved
-# in out/fuzz/crashes/ (add it to Fuzz/Corpus once fixed).
+# Fuzzing under libFuzzer and AddressSanitizer (Fuzz/), two targets for FUZZ_SECONDS each:
+# FrameLogFuzz (frame-log reading, writing and replay; seeds in Fuzz/Corpus) and PacingFuzz (the
+# pacing sources and the loop's waiter on virtual time, driven by arbitrary present returns,
+# presentation reports and display rates; seeds in Fuzz/PacingCorpus). New inputs go to
+# out/fuzz/<target>/corpus; the checked-in seeds, with every crash found so far, are run first. A
+# crash, an overflow, a broken invariant, a leak or an input slower than 10 s (a hang) fails, and
+# its input is saved in out/fuzz/<target>/crashes/ (add it to the seeds once fixed).
+FUZZ_TARGETS := FrameLogFuzz:Corpus:-dict=Fuzz/framelog.dict PacingFuzz:PacingCorpus:
 fuzz: deps
-	@mkdir -p $(OUT)/fuzz/corpus $(OUT)/fuzz/crashes
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -DFRAMELINK_LIBFUZZER 2>&1 \
 	  | grep -v "Cannot export local symbol '__asan_extra_spill_area'"
-	Fuzz/.build/release/FrameLogFuzz $(OUT)/fuzz/corpus Fuzz/Corpus -dict=Fuzz/framelog.dict \
-	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -artifact_prefix=$(OUT)/fuzz/crashes/ -print_final_stats=1 \
-	  2>&1 | tee $(OUT)/fuzz.log | grep -E "^(#[0-9]+ +(INITED|DONE)|Done|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" || true
-	@if ! grep -qE "^Done [0-9]+ runs" $(OUT)/fuzz.log; then \
-	  echo "error: the fuzzer found a failing input (see $(OUT)/fuzz.log and $(OUT)/fuzz/crashes/)" >&2; exit 1; fi
+	@for spec in $(FUZZ_TARGETS); do \
+	  target=$${spec%%:*}; rest=$${spec#*:}; seeds=$${rest%%:*}; flags=$${rest#*:}; \
+	  mkdir -p $(OUT)/fuzz/$$target/corpus $(OUT)/fuzz/$$target/crashes; \
+	  echo "$$target for $(FUZZ_SECONDS) s (seeds: Fuzz/$$seeds)"; \
+	  Fuzz/.build/release/$$target $(OUT)/fuzz/$$target/corpus Fuzz/$$seeds $$flags \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -artifact_prefix=$(OUT)/fuzz/$$target/crashes/ -print_final_stats=1 \
+	    > $(OUT)/fuzz/$$target.log 2>&1 || true; \
+	  grep -E "^(#[0-9]+ +(INITED|DONE)|Done|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|Fatal error)" \
+	    $(OUT)/fuzz/$$target.log || true; \
+	  if ! grep -qE "^Done [0-9]+ runs" $(OUT)/fuzz/$$target.log; then \
+	    echo "error: $$target found a failing input (see $(OUT)/fuzz/$$target.log and $(OUT)/fuzz/$$target/crashes/)" >&2; exit 1; fi; \
+	done
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

@@ -201,3 +201,48 @@ struct SaturatingArithmeticTests {
         #expect(drops.first?.description.contains("links took 9223372036854.8 ms") == true, "\(drops)")
     }
 }
+
+/// A source that stamps every 5th frame 10 ms before its wait ended (a grid refitted to bad feedback).
+@MainActor
+final class BackwardsSource: FrameSource {
+    let clock: any PacingClock = VirtualClock()
+    var refreshRate: FrameRate { .hz60 }
+    var epochNanoseconds: Int64 { 0 }
+    private var frames = 0
+    func nextFrameWait() -> FrameWait {
+        .sleep(until: FrameInstant(nanoseconds: clock.nanoseconds() + 16_666_667))
+    }
+    func beginFrame(at instant: FrameInstant) -> FrameInstant {
+        frames += 1
+        stamp = frames % 5 == 0 ? instant - .milliseconds(20) : instant
+        return stamp
+    }
+    private var stamp = FrameInstant.zero
+    /// A swap-chain target 115 ns before the timestamp on every 3rd frame.
+    var targetTimestamp: FrameInstant? { frames % 3 == 0 ? stamp - .nanoseconds(115) : nil }
+}
+
+@MainActor
+@Suite("Frames stay in order whatever a source says")
+struct FrameOrderTests {
+    @Test("a source's timestamp before the last frame's is taken as the last one")
+    func timestampsNeverGoBackwards() {
+        let loop = FrameLoop(source: BackwardsSource())
+        var stamps: [FrameInstant] = []
+        DisplayLink { link in stamps.append(link.timestamp) }.add(to: loop, forMode: .common)
+        loop.run(frames: 20)
+        #expect(stamps.count == 20)
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(zip(stamps, stamps.dropFirst()).contains { $0 == $1 })
+    }
+
+    @Test("a source's target before the frame's timestamp is replaced by the grid's next point")
+    func targetsNeverPrecedeTheirFrame() {
+        let loop = FrameLoop(source: BackwardsSource())
+        var steps: [Duration] = []
+        DisplayLink { link in steps.append(link.targetTimestamp - link.timestamp) }.add(to: loop, forMode: .common)
+        loop.run(frames: 20)
+        #expect(steps.count == 20)
+        #expect(steps.allSatisfy { $0 > .zero }, "\(steps)")
+    }
+}

@@ -242,7 +242,8 @@ public final class DisplayLink {
             let divisor = frameDivisor(refreshRate: frame.refreshRate)
             if divisor > 1 {
                 guard frame.index % divisor == 0 else { return false }
-                target = source.expectedTimestamp(frames: divisor, after: frame.timestamp)
+                // (Measured: never before the frame's own target.)
+                target = max(source.expectedTimestamp(frames: divisor, after: frame.timestamp), target)
             }
         }
         guard let callback else { return false }

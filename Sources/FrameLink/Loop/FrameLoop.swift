@@ -44,9 +44,13 @@ public final class FrameLoop {
 
     /// The time the frame being built is expected to reach the screen: where the source knows it
     /// (a vsync-locked ``PresentSource`` models its swap chain), else the next point of the
-    /// source's frame grid.
+    /// source's frame grid. Never before the frame's ``timestamp``: a source's target is measured
+    /// data (its swap-chain model rests on a fitted vsync grid), and one before the timestamp is
+    /// replaced by the grid's next point, or one period on.
     public var targetTimestamp: FrameInstant {
-        source.targetTimestamp ?? source.expectedTimestamp(frames: 1, after: timestamp)
+        if let target = source.targetTimestamp, target >= timestamp { return target }
+        let next = source.expectedTimestamp(frames: 1, after: timestamp)
+        return next > timestamp ? next : timestamp + source.refreshRate.period
     }
 
     /// Whether ``run()`` (or another `run` variant) is executing.
@@ -315,6 +319,24 @@ public final class FrameLoop {
         record.inputLatencyMax = longest
     }
 
+    /// A source's timestamp for the next frame, never before the last frame's: a timestamp is
+    /// measured data (a vsync grid refitted to bad presentation feedback can move its line back),
+    /// and frames stay in order whatever a source says. Such a timestamp is taken as the last one
+    /// (the frame's `deltaTime` is zero), and the first is logged as a notice.
+    private func inOrder(_ frameTime: FrameInstant) -> FrameInstant {
+        guard frameTime < timestamp else { return frameTime }
+        if !loggedTimestampOutOfOrder {
+            loggedTimestampOutOfOrder = true
+            FrameLinkLogging.logger.notice(
+                "\(type(of: source)) gave a frame timestamp \(timestamp - frameTime) before the last frame's; frames stay in order (said once)"
+            )
+        }
+        return timestamp
+    }
+
+    /// Whether a timestamp out of order was logged (see ``inOrder(_:)``).
+    private var loggedTimestampOutOfOrder = false
+
     /// Runs one iteration of the loop: present, wait (for the frame boundary, or, with no active
     /// link, until the next timer or input), timestamp, then events and input links, timers, update
     /// and late-update links, render links and the render handler (see ``LinkPhase``).
@@ -347,7 +369,7 @@ public final class FrameLoop {
 
         // Timestamp: the pacer's time for the frame (the vsync it went out on, the deadline
         // reached, the grid point); the interval that ended is booked with the last frame's blame.
-        let frameTime = source.beginFrame(at: waitEnd)
+        let frameTime = inOrder(source.beginFrame(at: waitEnd))
         frameIndex += 1
         let previous = timestamp
         timestamp = frameTime
