@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import FrameLink
 import XCTest
@@ -69,11 +70,16 @@ struct AnimDemoProcess {
     }
 
     /// Runs AnimDemo with `arguments`, with the environment changed by `environment` (a `nil` value
-    /// removes a variable), killing it after `timeout` seconds. `whileRunning` is called once the
-    /// process has started (to send it a signal or close its window); it gets the process.
+    /// removes a variable), killing it after `timeout` seconds (on the monotonic clock).
+    ///
+    /// `whileRunning` is called on its own thread once the process has started (to send it a signal
+    /// or close its window), so the timeout covers it too: the process is killed when the time is up,
+    /// whatever `whileRunning` is doing. Its waits (``RunningDemo``) give up once the process has
+    /// ended, and the run waits for it to return (a failure if it has not 30 s after the process
+    /// ended), so whatever it recorded can be read afterwards.
     static func run(
         _ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60,
-        whileRunning: ((Process) -> Void)? = nil
+        whileRunning: (@Sendable (RunningDemo) -> Void)? = nil, file: StaticString = #filePath, line: UInt = #line
     ) throws -> Result {
         let executable = try requireExecutable()
         let process = Process()
@@ -96,20 +102,33 @@ struct AnimDemoProcess {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        whileRunning?(process)
+        let started = ContinuousClock.now
+        let helperDone = DispatchSemaphore(value: 0)
+        if let whileRunning {
+            let demo = RunningDemo(pid: process.processIdentifier)
+            Thread.detachNewThread {
+                whileRunning(demo)
+                helperDone.signal()
+            }
+        } else {
+            helperDone.signal()
+        }
 
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline {
+        let deadline = started + .seconds(timeout)
+        while process.isRunning && ContinuousClock.now < deadline {
             usleep(10_000)
         }
         var timedOut = false
         if process.isRunning {
             timedOut = true
             process.terminate()
-            let grace = Date().addingTimeInterval(3)
-            while process.isRunning && Date() < grace { usleep(10_000) }
+            let grace = ContinuousClock.now + .seconds(3)
+            while process.isRunning && ContinuousClock.now < grace { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
+        }
+        if helperDone.wait(timeout: .now() + .seconds(30)) == .timedOut {
+            XCTFail("the actions on the running demo did not return within 30 s of its end", file: file, line: line)
         }
         try output.close()
         try errors.close()
@@ -118,19 +137,6 @@ struct AnimDemoProcess {
             timedOut: timedOut,
             standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
-    }
-
-    /// Sends `signal` to `process` and returns the seconds until it has ended (it is a zombie or
-    /// gone, as `/proc/<pid>/stat` says), or `nil` if it is still running after `limit` seconds.
-    static func signal(_ process: Process, _ signal: Int32, timingExitUpTo limit: TimeInterval = 5) -> TimeInterval? {
-        let pid = process.processIdentifier
-        let start = Date()
-        kill(pid, signal)
-        while Date().timeIntervalSince(start) < limit {
-            if hasEnded(pid) { return Date().timeIntervalSince(start) }
-            usleep(1000)
-        }
-        return nil
     }
 
     /// Whether process `pid` has ended: it is a zombie (or dead), or already reaped.

@@ -184,8 +184,8 @@ final class AnimDemoTests: XCTestCase {
         let result = try AnimDemoProcess.run(
             [
                 "--headless", "--frames", "150", "--sprites", "300", "--seed", "7", "--stall-every", "30",
-                "--stall-ms", "50", "--report", report, "--screenshot", screenshot, "--assets", assets,
-            ], environment: ["SDL_VIDEODRIVER": nil])
+                "--stall-ms", "250", "--report", report, "--screenshot", screenshot, "--assets", assets,
+            ], environment: ["SDL_VIDEODRIVER": nil], timeout: 120)
         XCTAssertTrue(result.exitedNormally && result.status == 0, "\(result.status): \(result.standardError)")
         XCTAssertTrue(result.standardOutput.contains("Report: \(report)"), result.standardOutput)
 
@@ -201,17 +201,21 @@ final class AnimDemoTests: XCTestCase {
         XCTAssertFalse(parsed.statistics.pacing.isEmpty)
 
         // Stalls on frames 30, 60, 90, 120 (not on the last frame, whose late successor never comes).
+        // A 250 ms stall outlasts anything else a frame does, even on a busy machine (300 sprites
+        // drawn in software), so it is the culprit of its drop, and its wait would have to end 250 ms
+        // late for the drop to count as a gap (the process not running) instead.
         XCTAssertEqual(parsed.injectedStalls.map(\.frame), [30, 60, 90, 120])
         for stall in parsed.injectedStalls {
-            XCTAssertGreaterThanOrEqual(stall.milliseconds, 49)
+            XCTAssertGreaterThanOrEqual(stall.milliseconds, 249)
             let drop = parsed.statistics.drops.first { $0.frame == stall.frame + 1 }
             XCTAssertNotNil(drop, "the stall in frame \(stall.frame) is not reported as a drop")
             guard let drop else { continue }
             XCTAssertEqual(drop.culprit, parsed.stallLabel, "frame \(drop.frame) must be blamed on the stall")
             XCTAssertEqual(drop.culprit, "injected stall")
             XCTAssertEqual(drop.phase, "links")
-            XCTAssertGreaterThanOrEqual(drop.droppedFrames, 2, "a 50 ms stall at 60 Hz drops about 3 frames")
-            XCTAssertGreaterThanOrEqual(drop.culpritMilliseconds, 49)
+            XCTAssertGreaterThanOrEqual(drop.droppedFrames, 14, "a 250 ms stall at 60 Hz drops about 15 frames")
+            XCTAssertGreaterThanOrEqual(drop.culpritMilliseconds, 249)
+            XCTAssertNil(drop.gapMilliseconds, "the stall ran: it is not a gap")
         }
         XCTAssertGreaterThanOrEqual(parsed.statistics.dropEvents, 4)
 
@@ -249,8 +253,9 @@ final class AnimDemoTests: XCTestCase {
         let executable = try AnimDemoProcess.requireExecutable().path
         let command = ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
+        // Under `timeout`: a run that hangs ends (and fails) instead of hanging the suite.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["120", "/usr/bin/script", "-qec", command, "/dev/null"]
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
@@ -320,27 +325,37 @@ final class AnimDemoXvfbTests: XCTestCase {
         let script = AnimDemoProcess.packageRoot.appendingPathComponent("scripts/x11_close_window.py").path
         let report = AnimDemoProcess.temporaryPath(".json")
         defer { try? FileManager.default.removeItem(atPath: report) }
-        var closer: Process?
+        let looping = Shared(false)
+        let closerStatus = Shared<Int32?>(nil)
         let result = try AnimDemoProcess.run(
             ["--frames", "100000", "--sprites", "100", "--report", report, "--assets", assets],
-            environment: ["SDL_VIDEODRIVER": nil], timeout: 40
-        ) { _ in
-            // Let the loop run for a moment, then ask the window to close (WM_DELETE_WINDOW).
-            Thread.sleep(forTimeInterval: 1.0)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, "FrameLink AnimDemo", "10"]
-            try? process.run()
-            closer = process
+            environment: ["SDL_VIDEODRIVER": nil], timeout: 180
+        ) { demo in
+            // Once the loop runs (the window is open), ask the window to close (WM_DELETE_WINDOW).
+            looping.value = demo.waitUntilLooping()
+            closerStatus.value = Self.runTool(["python3", script, "FrameLink AnimDemo", "60"])
         }
-        closer?.waitUntilExit()
-        XCTAssertEqual(closer?.terminationStatus, 0, "the close script could not reach the window")
+        XCTAssertTrue(looping.value, "the frame loop never ran: \(result.standardError)")
+        XCTAssertEqual(closerStatus.value, 0, "the close script could not reach the window")
         XCTAssertFalse(result.timedOut, "closing the window did not end the run")
         XCTAssertTrue(result.exitedNormally)
         XCTAssertEqual(result.status, 0, result.standardError)
         let parsed = try AnimDemoReport.load(report)
         XCTAssertEqual(parsed.endedBy, "window closed")
-        XCTAssertGreaterThan(parsed.framesRun, 10)
+        XCTAssertGreaterThan(parsed.framesRun, 0, "the window was closed once the loop had run")
+        XCTAssertLessThan(parsed.framesRun, 100_000)
+    }
+
+    /// Runs a tool (through `env`, under `timeout 90`: nothing it does may hang the suite) and returns
+    /// its exit status (124 when it timed out).
+    private static func runTool(_ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["90", "/usr/bin/env"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     func testTheKeysWorkAndEscapeQuits() throws {
@@ -350,21 +365,27 @@ final class AnimDemoXvfbTests: XCTestCase {
         }
         let report = AnimDemoProcess.temporaryPath(".json")
         defer { try? FileManager.default.removeItem(atPath: report) }
+        let failures = Shared<[String]>([])
         let result = try AnimDemoProcess.run(
-            ["--frames", "100000", "--sprites", "100", "--report", report, "--assets", assets],
-            environment: ["SDL_VIDEODRIVER": nil], timeout: 40
-        ) { _ in
-            Thread.sleep(forTimeInterval: 1.0)
-            // +: 200 sprites; S: one stall; T: slow motion; 1: sprite link at 30 Hz; V, H, space: no crash.
-            for key in ["plus", "s", "t", "1", "v", "h", "space", "h", "space", "Escape"] {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-                process.arguments = ["search", "--sync", "--name", "FrameLink AnimDemo", "key", "--window", "%1", key]
-                try? process.run()
-                process.waitUntilExit()
-                Thread.sleep(forTimeInterval: 0.25)
+            ["--frames", "100000", "--sprites", "100", "--stall-ms", "250", "--report", report, "--assets", assets],
+            environment: ["SDL_VIDEODRIVER": nil], timeout: 240
+        ) { demo in
+            // X delivers the keys in order; what needs a frame in between is waited for, not slept on.
+            func press(_ key: String) {
+                let status = Self.runTool(
+                    ["xdotool", "search", "--sync", "--name", "FrameLink AnimDemo", "key", "--window", "%1", key])
+                if status != 0 { failures.value.append("xdotool key \(key): exit status \(status)") }
             }
+            guard demo.waitUntilLooping() else { return failures.value.append("the frame loop never ran") }
+            // +: 200 sprites; S: one stall (seen, then frames after it, so its drop is booked before Esc).
+            press("plus")
+            press("s")
+            guard demo.waitUntilStalled() else { return failures.value.append("S did not stall the loop") }
+            guard demo.waitUntilLooping() else { return failures.value.append("the loop did not go on") }
+            // T: slow motion; 1: sprite link at 30 Hz; V, H, space: no crash.
+            for key in ["t", "1", "v", "h", "space", "h", "space", "Escape"] { press(key) }
         }
+        XCTAssertEqual(failures.value, [])
         XCTAssertFalse(result.timedOut, "Esc did not end the run")
         XCTAssertEqual(result.status, 0, result.standardError)
         let parsed = try AnimDemoReport.load(report)
@@ -372,9 +393,9 @@ final class AnimDemoXvfbTests: XCTestCase {
         XCTAssertEqual(parsed.sprites, 200, "+ doubles the sprites")
         XCTAssertEqual(parsed.timeScale, 0.25, "T switches to slow motion")
         XCTAssertEqual(parsed.injectedStalls.count, 1, "S injects one stall")
-        if let stall = parsed.injectedStalls.first {
-            let drop = parsed.statistics.drops.first { $0.frame == stall.frame + 1 }
-            XCTAssertEqual(drop?.culprit, "injected stall")
-        }
+        XCTAssertGreaterThanOrEqual(parsed.injectedStalls.first?.milliseconds ?? 0, 249)
+        let stall = try XCTUnwrap(parsed.injectedStalls.first)
+        let drop = parsed.statistics.drops.first { $0.frame == stall.frame + 1 }
+        XCTAssertEqual(drop?.culprit, "injected stall", "a 250 ms stall outlasts anything else a frame does")
     }
 }

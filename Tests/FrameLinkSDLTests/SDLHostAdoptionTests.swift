@@ -40,9 +40,8 @@ final class SDLHostAdoptionTests: SDLDummyDriverTestCase {
             for (earlier, later) in zip(timestamps, timestamps.dropFirst()) {
                 XCTAssertLessThan(earlier, later, "frame timestamps must strictly increase")
             }
-            let meanInterval = (timestamps.last!.seconds - timestamps.first!.seconds) / 29
-            XCTAssertGreaterThan(meanInterval, 0.010, "mean interval \(meanInterval) s: frames are not paced")
-            XCTAssertLessThan(meanInterval, 0.040, "mean interval \(meanInterval) s")
+            // Paced: never faster than the grid (load only makes frames later).
+            PacingAssertions.assertPaced(timestamps, period: Double(host.loop.refreshRate.periodNanoseconds) / 1e9)
             XCTAssertEqual(handedRenderers, [renderer], "the render handler must get the game's own renderer")
             XCTAssertEqual(host.presentCount, 29, "every frame but the last (still to be shown) is presented")
             XCTAssertEqual(
@@ -202,7 +201,7 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
     func testUnderXvfbThePacingReportIsConsistentWithTheDetectedMode() throws {
         try requireDisplay()
         try MainActor.assumeIsolated { () throws in
-            let host = try SDLHost(title: "Xvfb pacing", width: 160, height: 120)
+            let host = try X11Retry.retrying { try SDLHost(title: "Xvfb pacing", width: 160, height: 120) }
             defer { host.close() }
             host.renderHandler = { renderer in SDL_RenderClear(renderer) }
             let link = DisplayLink { _ in }
@@ -217,7 +216,7 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
     func testAnAdoptedGLWindowIsPacedSwappedAndLeftToTheGame() throws {
         try requireDisplay()
         try MainActor.assumeIsolated { () throws in
-            try SDLTestSupport.initX11Video()
+            try X11Retry.initVideo()
             let flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_HIDDEN.rawValue
             let window = try SDLError.check(SDL_CreateWindow("gl game", 0, 0, 96, 64, flags), "SDL_CreateWindow")
             defer { SDL_DestroyWindow(window) }
@@ -252,9 +251,8 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
             for (earlier, later) in zip(timestamps, timestamps.dropFirst()) {
                 XCTAssertLessThan(earlier, later)
             }
-            let meanInterval = (timestamps.last!.seconds - timestamps.first!.seconds) / 29
-            XCTAssertGreaterThan(meanInterval, 0.010, "mean interval \(meanInterval) s: frames are not paced")
-            XCTAssertLessThan(meanInterval, 0.040, "mean interval \(meanInterval) s")
+            // Paced: never faster than the grid (load only makes frames later).
+            PacingAssertions.assertPaced(timestamps, period: Double(host.loop.refreshRate.periodNanoseconds) / 1e9)
             assertPacingReportIsConsistent(host)
             XCTAssertTrue(host.pacingDescription.contains("swap interval"), host.pacingDescription)
 
@@ -280,7 +278,7 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
     func testAnAdoptedRendererOnARealWindowReportsConsistentPacing() throws {
         try requireDisplay()
         try MainActor.assumeIsolated { () throws in
-            try SDLTestSupport.initX11Video()
+            try X11Retry.initVideo()
             let window = try SDLError.check(SDL_CreateWindow("game", 0, 0, 160, 120, 0), "SDL_CreateWindow")
             defer { SDL_DestroyWindow(window) }
             let renderer = try SDLError.check(

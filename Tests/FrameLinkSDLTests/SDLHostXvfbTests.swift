@@ -18,7 +18,7 @@ final class SDLHostXvfbTests: XCTestCase {
         }
         SDLTestSupport.useVideoDriver("x11")
         try MainActor.assumeIsolated { () throws in
-            let host = try SDLHost(title: "FrameLinkSDL Xvfb test", width: 320, height: 240)
+            let host = try X11Retry.retrying { try SDLHost(title: "FrameLinkSDL Xvfb test", width: 320, height: 240) }
             defer { host.close() }
             XCTAssertTrue(host.isOpen)
             var frames = 0

@@ -10,17 +10,6 @@ enum SDLTestSupport {
         setenv("SDL_VIDEODRIVER", name, 1)
     }
 
-    /// Starts SDL video on the X server, retrying briefly: right after another test quit SDL (and
-    /// closed its GL context), the X server has been seen to refuse the next connection once
-    /// ("x11 not available"). Throws SDL's error if every attempt fails.
-    static func initX11Video() throws {
-        for attempt in 1...3 {
-            if SDL_Init(SDL_INIT_VIDEO) == 0 { return }
-            if attempt < 3 { usleep(200_000) }
-        }
-        try SDLError.check(SDL_Init(SDL_INIT_VIDEO), "SDL_Init")
-    }
-
     /// Pushes an event of `type` onto SDL's queue, after letting `configure` fill in its fields.
     static func push(_ type: SDL_EventType, _ configure: (inout SDL_Event) -> Void = { _ in }) {
         push(rawType: type.rawValue, configure)

@@ -10,16 +10,26 @@ final class AsyncFramesTests: XCTestCase {
         var finished = false
     }
 
-    /// Lets main-actor work run, without running frames, until `condition` holds (or 2 s pass). A
-    /// consumer's `for await` hops off the main actor and back for each element, through another
-    /// thread: that takes real time, which virtual frames do not give, so the test waits for it on
-    /// the main run loop (which runs the main queue as the work comes back).
+    /// Lets main-actor work run, without running frames, until `condition` holds (a failure, not a
+    /// wrong value later, if it has not after 30 s). A consumer's `for await` hops off the main
+    /// actor and back for each element, through another thread: that takes real time, which virtual
+    /// frames do not give, so the test waits for it on the main run loop (which runs the main queue
+    /// as the work comes back). It returns as soon as `condition` holds.
+    ///
+    /// With `failing` false, giving up is not a failure: the caller tries again (a frame that came
+    /// before the task waited for it).
     @MainActor
-    static func settle(_ source: ManualFrameSource, until condition: () -> Bool) throws {
-        let giveUp = Date(timeIntervalSinceNow: 2)
-        while !condition(), Date() < giveUp {
+    static func settle(
+        _ source: ManualFrameSource, within seconds: Int = 30, failing: Bool = true, file: StaticString = #filePath,
+        line: UInt = #line, until condition: () -> Bool
+    ) throws {
+        let giveUp = ContinuousClock.now + .seconds(seconds)
+        while !condition(), ContinuousClock.now < giveUp {
             source.advance(frames: 0)
             if !condition() { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001)) }
+        }
+        if failing && !condition() {
+            XCTFail("timed out after \(seconds) s waiting for the consuming task", file: file, line: line)
         }
     }
 
@@ -113,12 +123,12 @@ final class AsyncFramesTests: XCTestCase {
                 consumer.finished = true
             }
             // A frame wakes the task only once it waits: keep running frames (each given time to
-            // reach the task) until it has seen three, within 10 s.
-            let giveUp = Date(timeIntervalSinceNow: 10)
-            while !consumer.finished, Date() < giveUp {
+            // reach the task) until it has seen three, within 60 s.
+            let giveUp = ContinuousClock.now + .seconds(60)
+            while !consumer.finished, ContinuousClock.now < giveUp {
                 let count = consumer.frames.count
                 source.advance(frames: 1)
-                try Self.settle(source) { consumer.frames.count > count }
+                try Self.settle(source, within: 1, failing: false) { consumer.frames.count > count }
             }
             XCTAssertTrue(consumer.finished)
             XCTAssertEqual(consumer.frames.count, 3)

@@ -181,9 +181,44 @@ struct DisplayLabMatrixTests {
             modeBy: 20),
     ]
 
-    @Test("the matrix has at least 20 scenarios")
+    @Test("the matrix covers every kind of display, the common rates, both swap chains, feedback and the events")
     func coverage() {
-        #expect(Self.scenarios.count >= 20)
+        let scenarios = Self.scenarios
+        #expect(Set(scenarios.map(\.name)).count == scenarios.count, "each scenario has a name of its own")
+        var kinds: Set<String> = []
+        var fixedRates: Set<FrameRate> = []
+        for scenario in scenarios {
+            switch scenario.refresh {
+            case .fixed(let rate, _):
+                kinds.insert("fixed")
+                fixedRates.insert(rate)
+            case .variable: kinds.insert("variable")
+            case .emulated: kinds.insert("emulated")
+            case .none: kinds.insert("none")
+            }
+        }
+        #expect(kinds == ["fixed", "variable", "emulated", "none"], "every kind of refresh")
+        let common: Set<FrameRate> = [.hz59_94, .hz60, .hz75, .hz120, .hz144, .hz165]
+        #expect(common.isSubset(of: fixedRates), "the common fixed rates; missing \(common.subtracting(fixedRates))")
+        #expect(Set(scenarios.map(\.buffers)) == [2, 3], "swap chains of two and three")
+        #expect(scenarios.contains { $0.feedback } && scenarios.contains { !$0.feedback }, "feedback on and off")
+        #expect(scenarios.contains { $0.mode == .vsync } && scenarios.contains { $0.mode == .deadline }, "both modes")
+        #expect(scenarios.contains { !$0.overruns.isEmpty }, "overruns")
+        #expect(scenarios.contains { $0.hidden != nil }, "a hidden window")
+        #expect(scenarios.contains { $0.presentCost != nil }, "a present that costs time (a software renderer)")
+        #expect(scenarios.contains { $0.backToBack != nil }, "back-to-back measuring after a slow start")
+        #expect(scenarios.contains { $0.neverFasterThanNominal }, "a cap")
+        #expect(scenarios.contains { $0.nominal != nil && !$0.neverFasterThanNominal }, "a nominal rate that is no cap")
+        #expect(scenarios.contains { $0.frameInterval != nil }, "frames at their own pace on a variable display")
+        // Moves to a faster and to a slower display.
+        let moves = scenarios.compactMap { scenario -> (from: FrameRate, to: FrameRate)? in
+            guard let move = scenario.move, let from = Self.rate(of: scenario.refresh),
+                let to = Self.rate(of: move.refresh)
+            else { return nil }
+            return (from, to)
+        }
+        #expect(moves.contains { $0.to.periodNanoseconds < $0.from.periodNanoseconds }, "a move to a faster display")
+        #expect(moves.contains { $0.to.periodNanoseconds > $0.from.periodNanoseconds }, "a move to a slower display")
     }
 
     @Test(
@@ -229,6 +264,8 @@ struct DisplayLabMatrixTests {
             // Paced at the nominal rate, below the display's: every frame is on that grid.
             #expect(run.loop.statistics.droppedFrames == 0)
         } else if case .emulated = scenario.refresh {
+            let (dropped, truth) = (run.loop.statistics.droppedFrames, run.lab.missedRefreshes)
+            #expect(abs(dropped - truth) <= scenario.dropsWithin, "emulated vsync: \(dropped) dropped, truth \(truth)")
         } else if let backToBack = scenario.backToBack {
             // No vsync seen before: within one of the truth (the display's phase is unknown then);
             // the drops booked from the end of the back-to-back frames on are the truth's, exactly.

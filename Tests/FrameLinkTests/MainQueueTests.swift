@@ -35,11 +35,14 @@ final class MainQueueTests: XCTestCase {
                 DispatchQueue.main.async { MainActor.assumeIsolated { flags.blockRan = true } }
                 source.advance(frames: 5)
                 // Each `Task.yield()` may resume through another thread, which takes real time that
-                // virtual frames do not give: wait for it on the main run loop (at most 2 s).
-                let giveUp = Date(timeIntervalSinceNow: 2)
-                while flags.taskFrames.count < 3, Date() < giveUp {
+                // virtual frames do not give: wait for it on the main run loop (a hang after 30 s).
+                let giveUp = ContinuousClock.now + .seconds(30)
+                while flags.taskFrames.count < 3, ContinuousClock.now < giveUp {
                     source.advance(frames: 1)
                     _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+                }
+                if flags.taskFrames.count < 3 {
+                    XCTFail("timed out after 30 s: the task took \(flags.taskFrames.count) of its 3 steps (\(path))")
                 }
                 XCTAssertTrue(flags.taskRan, "a Task { @MainActor in … } must run while the loop runs (\(path))")
                 XCTAssertTrue(flags.blockRan, "a DispatchQueue.main.async block must run while the loop runs (\(path))")
@@ -85,10 +88,9 @@ final class MainQueueTests: XCTestCase {
     func testWorkQueuedDuringAFrameWaitRunsDuringTheWaitNotAtTheNextFrame() throws {
         MainActor.assumeIsolated {
             Self.onBothPaths { path in
-                // 20 Hz on the real clock: each frame waits about 50 ms for its deadline.
+                // 1 Hz on the real clock: each frame waits about a second for its deadline.
                 Self.checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(
-
-                    DeadlineSource(refreshRate: FrameRate(numerator: 20)), path: path)
+                    DeadlineSource(refreshRate: FrameRate(numerator: 1)), path: path)
             }
         }
     }
@@ -99,31 +101,39 @@ final class MainQueueTests: XCTestCase {
         MainActor.assumeIsolated {
             Self.onBothPaths { path in
                 Self.checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(
-
-                    DeadlineSource(refreshRate: FrameRate(numerator: 20), clock: SystemClock()), path: path)
+                    DeadlineSource(refreshRate: FrameRate(numerator: 1), clock: SystemClock()), path: path)
             }
         }
     }
 
-    /// Work queued from another thread 10 ms into each frame's wait runs during that wait, not when
-    /// the next frame begins.
+    /// Work queued from another thread while a frame ends (released by the frame's link) runs during
+    /// that frame's wait, not when the next frame begins: the task queued in frame n sees frame n.
+    ///
+    /// Order, not time: the work is queued at once, and the wait lasts a period of the source (a
+    /// second at 1 Hz), which the queueing thread needs a tiny part of, however busy the machine.
     @MainActor
     static func checkWorkQueuedDuringAFrameWaitRunsDuringTheWait(_ source: DeadlineSource, path: String) {
         let loop = FrameLoop(source: source)
         let flags = Flags()
         var queuedDuringFrame: [Int64] = []
+        let frameEnded = DispatchSemaphore(value: 0)
+        let queuer = Thread {
+            for _ in 0..<2 {
+                guard frameEnded.wait(timeout: .now() + .seconds(60)) == .success else { return }
+                Task { @MainActor in flags.ranDuringFrame.append(loop.frameIndex) }
+            }
+        }
+        queuer.start()
         DisplayLink { link in
-            guard link.callCount <= 3 else {
+            guard link.callCount <= 2 else {
                 link.invalidate()  // the closure holds the loop: break the cycle
                 return loop.stop()
             }
-            let frame = link.frameIndex
-            queuedDuringFrame.append(frame)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
-                Task { @MainActor in flags.ranDuringFrame.append(loop.frameIndex) }
-            }
+            queuedDuringFrame.append(link.frameIndex)
+            frameEnded.signal()
         }.add(to: loop, forMode: .common)
         loop.run()
+        XCTAssertEqual(queuedDuringFrame.count, 2, path)
         XCTAssertEqual(
             flags.ranDuringFrame, queuedDuringFrame,
             "each task runs while the loop waits for the next frame, not when that frame begins (\(path))")
@@ -157,23 +167,52 @@ final class MainQueueTests: XCTestCase {
             Self.onBothPaths { path in
                 // A timer on the main run loop (what Foundation.Timer is built on; created through
                 // CoreFoundation here because Foundation.Timer leaks on Linux) is served in the frame
-                // it falls due, not only at the periodic pass every 60th frame: 40 frames of a 50 ms
-                // timer at 60 Hz see about 13 fires, a pass every 60th frame would see at most one.
+                // it falls due, not only at the periodic pass every 60th frame. Three one-shot timers
+                // in a row, each 50 ms after the last fired: each must fire in a frame whose previous
+                // frame began before the timer fell due (a frame that began later would have served
+                // it). Load only delays frames; the order stays.
                 let source = DeadlineSource(refreshRate: .hz60)
                 let loop = FrameLoop(source: source)
-                let fires = Counter()
-                let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.05, 0.05, 0, 0) { _ in
-                    fires.increment()
+                let fires = Fires()
+                @Sendable func schedule() {
+                    let due = CFAbsoluteTimeGetCurrent() + 0.05
+                    fires.due.append(due)
+                    let timer = CFRunLoopTimerCreateWithHandler(nil, due, 0, 0, 0) { _ in
+                        MainActor.assumeIsolated { fires.frames.append(loop.frameIndex) }
+                        if fires.frames.count < 3 && !fires.isOver { schedule() }
+                    }
+                    CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopDefaultMode)
                 }
-                CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopDefaultMode)
-                defer { CFRunLoopTimerInvalidate(timer) }
-                let link = DisplayLink { _ in }
+                var linkTimes: [Int64: CFAbsoluteTime] = [:]
+                let link = DisplayLink { link in
+                    linkTimes[link.frameIndex] = CFAbsoluteTimeGetCurrent()
+                    if link.callCount == 2 { schedule() }  // after a frame that began before it
+                }
                 link.add(to: loop, forMode: .common)
-                loop.run(frames: 40)
+                // At most a minute of frames: a timer that never fires fails below, it does not hang.
+                loop.run(while: { $0.frameIndex < 3_600 && fires.frames.count < 3 })
+                fires.isOver = true
                 link.invalidate()
-                XCTAssertGreaterThanOrEqual(fires.value, 8, "fires: \(fires.value) (\(path))")
+                XCTAssertEqual(fires.frames.count, 3, "fires: \(fires.frames) (\(path))")
+                for (due, frame) in zip(fires.due, fires.frames) {
+                    let previous = linkTimes[frame - 1]
+                    XCTAssertNotNil(previous, "frame \(frame - 1) ran (\(path))")
+                    XCTAssertLessThan(
+                        previous ?? .infinity, due,
+                        "the timer due at \(due) fired in frame \(frame), but frame \(frame - 1) began after it was due,"
+                            + " at \(previous ?? 0) (\(path))")
+                }
             }
         }
+    }
+
+    /// What the run-loop timers of a test did: when each was due, and in which frame it fired (set on
+    /// the main thread only, by the timers' handlers).
+    final class Fires: @unchecked Sendable {
+        var due: [CFAbsoluteTime] = []
+        var frames: [Int64] = []
+        /// Set when the test is over: a timer still pending then schedules no other.
+        var isOver = false
     }
 
     /// Runs `body` twice: on the path a game gets here (libdispatch's main-queue hooks, checked at

@@ -125,10 +125,15 @@ struct PresentSourceTests {
         source.automaticFrameRate = true
         let cost = Recorder<Int64>()
         cost.values = [5_000_000]
+        // A sprite moving at 100 px/s, stepped as a game steps it: by the delta time each frame gets.
         let positions = Recorder<(FrameInstant, Double)>()
+        let deltas = Recorder<Int64>()
+        var x = 0.0
         DisplayLink { link in
             display.clock.advance(nanoseconds: cost.values[0])
-            positions.append((link.timestamp, 100 * link.timestamp.seconds))  // 100 px/s, time-based
+            x += 100 * link.deltaTime.secondsValue
+            deltas.append(link.deltaTime.wholeNanoseconds)
+            positions.append((link.timestamp, x))
         }.add(to: loop, forMode: .common)
         loop.run(frames: 120)
         #expect(source.presentInterval == 1)
@@ -147,10 +152,13 @@ struct PresentSourceTests {
         let halved = positions.values.suffix(20).map(\.0)
         let intervals = zip(halved.dropFirst(), halved).map { ($0 - $1).wholeNanoseconds }
         #expect(intervals.allSatisfy { abs($0 - 33_333_333) <= 1_000_000 }, "\(intervals)")
-        // Game time: the position is a function of the timestamp, so its speed is unchanged.
+        // Game time: each frame at the halved rate steps by a 30 Hz period, so the sprite keeps its
+        // speed (stepping by the display's 16.7 ms would halve it).
+        #expect(deltas.values.suffix(19).allSatisfy { abs($0 - 33_333_333) <= 1 }, "\(deltas.values.suffix(19))")
         let (t0, x0) = positions.values[positions.values.count - 20]
         let (t1, x1) = positions.values[positions.values.count - 1]
-        #expect(abs((x1 - x0) / (t1 - t0).secondsValue - 100) < 1e-6)
+        #expect(
+            abs((x1 - x0) / (t1 - t0).secondsValue - 100) < 1e-6, "speed \((x1 - x0) / (t1 - t0).secondsValue) px/s")
 
         cost.values = [4_000_000]
         loop.run(frames: 90)

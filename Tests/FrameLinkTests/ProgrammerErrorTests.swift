@@ -36,13 +36,18 @@ struct ProgrammerErrorTests {
     @Test("valid calls next to the bad ones do not stop the program")
     @MainActor
     func validNeighbours() {
-        _ = Keyframes(values: [0.0, 1, 2], keyTimes: [0, 0.5, 0.5], duration: 1)
-        _ = Spring(duration: 0.5, bounce: -0.99)
-        _ = AnimationTiming(delay: 0, speed: 0.001, repeatCount: 0.5)
-        _ = FrameTimer(timeInterval: 1e-9, repeats: true) { _ in }
-        _ = QueueTimer(interval: .nanoseconds(1), leeway: .zero) { _ in }
-        _ = GameClock(fixedStep: .nanoseconds(1), maximumStepsPerFrame: 1)
-        _ = DisplayLab(refresh: .fixed(.hz60, phase: .nanoseconds(16_666_666)), buffers: 8)
+        // Each value just inside a limit the catalogue below crosses is made, and keeps what it was given.
+        let keyframes = Keyframes(values: [0.0, 1, 2], keyTimes: [0, 0.5, 0.5], duration: 1)
+        #expect(keyframes.keyTimes == [0, 0.5, 0.5])
+        #expect(abs(Spring(duration: 0.5, bounce: -0.99).bounce + 0.99) < 1e-9)
+        let timing = AnimationTiming(delay: 0, speed: 0.001, repeatCount: 0.5)
+        #expect(timing.speed == 0.001 && timing.repeatCount == 0.5)
+        #expect(FrameTimer(timeInterval: 1e-9, repeats: true) { _ in }.interval == .nanoseconds(1))
+        #expect(QueueTimer(interval: .nanoseconds(1), leeway: .zero) { _ in }.interval == .nanoseconds(1))
+        let clock = GameClock(fixedStep: .nanoseconds(1), maximumStepsPerFrame: 1)
+        #expect(clock.fixedStep == .nanoseconds(1) && clock.maximumStepsPerFrame == 1)
+        let lab = DisplayLab(refresh: .fixed(.hz60, phase: .nanoseconds(16_666_666)), buffers: 8)
+        #expect(lab.buffers == 8)
         let values = AnimatedValues(repeating: 0.0, count: 0)
         #expect(values.count == 0)
     }

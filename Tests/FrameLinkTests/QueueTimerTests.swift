@@ -21,8 +21,9 @@ final class QueueTarget: Sendable {
     deinit { onDeinit() }
 }
 
-/// Waits (polling, up to `seconds`) until `condition` holds; returns whether it did.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+/// Waits (polling, up to `seconds`: a hang, not a speed; it returns as soon as `condition` holds)
+/// until `condition` holds; returns whether it did.
+func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -44,9 +45,13 @@ struct QueueTimerTests {
         }
         #expect(await eventually { onQueue.count >= 3 })
         timer.cancel()
-        let fired = onQueue.count
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(onQueue.count <= fired + 1)
+        // A fire counts itself only while the timer is not cancelled, under the timer's lock: the
+        // count is final now. A barrier on the queue lets a fire already running finish its handler.
+        let fired = timer.fireCount
+        queue.sync {}
+        #expect(onQueue.count == fired, "every fire counted ran its handler on the queue, and none came after")
+        #expect(timer.fireCount == fired)
+        #expect(fired >= 3)
         #expect(onQueue.values.allSatisfy { $0 == 42 })
     }
 
@@ -54,20 +59,22 @@ struct QueueTimerTests {
     func suspendedUntilResumed() async throws {
         let tally = Tally()
         let timer = QueueTimer(interval: .milliseconds(2), repeats: false) { _ in tally.append(1) }
-        try await Task.sleep(for: .milliseconds(20))
-        #expect(tally.count == 0 && timer.isSuspended)
+        // Suspended: its dispatch source cannot fire until resumed.
+        #expect(timer.isSuspended && !timer.isCancelled)
+        #expect(tally.count == 0 && timer.fireCount == 0)
         timer.resume()
+        #expect(!timer.isSuspended)
+        // A one-shot cancels itself after its handler ran, so the counts are final once it is cancelled.
         #expect(await eventually { timer.isCancelled })
-        try await Task.sleep(for: .milliseconds(20))
-        #expect(tally.count == 1)
+        #expect(tally.count == 1 && timer.fireCount == 1)
     }
 
     @Test("repeatCount and countdown are exact")
     func exactCounts() async throws {
         let tally = Tally()
         let timer = QueueTimer.scheduled(interval: .milliseconds(2), repeatCount: 7) { _ in tally.append(1) }
+        // Cancelled after the 7th handler returned: the counts are final.
         #expect(await eventually { timer.isCancelled })
-        try await Task.sleep(for: .milliseconds(20))
         #expect(tally.count == 7 && timer.fireCount == 7)
 
         let ticks = Tally()
@@ -75,7 +82,6 @@ struct QueueTimerTests {
         let countdown = QueueTimer.countdown(
             from: 5, interval: .milliseconds(2), tick: { ticks.append($0) }, completion: { done.append(1) })
         #expect(await eventually { countdown.isCancelled && done.count == 1 })
-        try await Task.sleep(for: .milliseconds(20))
         #expect(ticks.values == [4, 3, 2, 1, 0])
         #expect(done.count == 1)
     }
@@ -100,11 +106,12 @@ struct QueueTimerTests {
         #expect(await eventually { weakTimer == nil }, "the queue does not keep a timer alive")
     }
 
-    @Test("suspend, resume and cancel in any order and count, from several threads, never trap")
+    @Test("suspend, resume and cancel in any order and count, from several threads, never trap, and keep their state")
     func noTraps() async throws {
         for seed in 0..<200 {
             var generator = SplitMix64(seed: UInt64(seed))
-            let timer = QueueTimer(interval: .microseconds(200)) { _ in }
+            let queue = DispatchQueue(label: "framelink.test.noTraps")
+            let timer = QueueTimer(interval: .microseconds(200), queue: queue) { _ in }
             let operations = (0..<12).map { _ in generator.next() % 5 }
             await withTaskGroup(of: Void.self) { group in
                 for operation in operations {
@@ -117,8 +124,26 @@ struct QueueTimerTests {
                     }
                 }
             }
+            let context = "seed \(seed), operations \(operations)"
+            // Cancelled exactly when a cancel ran; a cancelled timer is never left suspended (its
+            // source must be resumed once to be released).
+            #expect(timer.isCancelled == operations.contains(4), "\(context)")
+            #expect(!(timer.isCancelled && timer.isSuspended), "\(context)")
+            if !operations.contains(4) && !operations.contains(where: { $0 < 2 }) {
+                #expect(timer.isSuspended && timer.fireCount == 0, "never resumed: \(context)")
+            }
             if seed.isMultiple(of: 3) { timer.cancel() }
-            if seed.isMultiple(of: 2) { timer.suspend() }  // released while suspended
+            #expect(timer.isCancelled == (operations.contains(4) || seed.isMultiple(of: 3)), "\(context)")
+            if timer.isCancelled {
+                // No fire is counted after a cancel (a barrier lets one already running finish).
+                let fired = timer.fireCount
+                queue.sync {}
+                #expect(timer.fireCount == fired, "\(context)")
+            }
+            if seed.isMultiple(of: 2) {
+                timer.suspend()  // released while suspended
+                #expect(timer.isSuspended == !timer.isCancelled, "\(context)")
+            }
         }
         // Release while suspended, never resumed: the classic crash.
         do { _ = QueueTimer(interval: .seconds(1)) { _ in } }

@@ -1,5 +1,6 @@
 import CFrameLinkShims
 import Dispatch
+import Foundation
 import XCTest
 
 @testable import FrameLink
@@ -17,23 +18,53 @@ final class WaitSchedulingTests: XCTestCase {
         var duringMainQueueWork: [Int32] = []
     }
 
-    /// Runs `frames` frames at 200 Hz on the real clock; each frame queues a main-queue block from
-    /// another thread 1 ms into the next wait.
+    /// Runs `frames` frames at 200 Hz on the real clock; each frame releases a thread that queues a
+    /// main-queue block at once, which the loop serves in its wait. With `untilMainQueueWorkRan`, the
+    /// run goes on (up to 30 s of frames) until a block has run in it: the order is certain, how soon
+    /// a busy machine lets the other thread queue it is not. Blocks still queued when the run ends
+    /// record nothing.
     @MainActor
-    static func run(_ loop: FrameLoop, frames: Int = 6) -> Policies {
+    static func run(_ loop: FrameLoop, frames: Int = 6, untilMainQueueWorkRan: Bool = false) -> Policies {
         let policies = Policies()
-        let link = DisplayLink { _ in
-            policies.duringFrames.append(CFrameLinkShims_currentPolicy())
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) {
+        let released = DispatchSemaphore(value: 0)
+        let isRunning = Flag()
+        isRunning.value = true
+        let queuer = Thread {
+            while released.wait(timeout: .now() + .seconds(60)) == .success, isRunning.value {
                 DispatchQueue.main.async {
-                    MainActor.assumeIsolated { policies.duringMainQueueWork.append(CFrameLinkShims_currentPolicy()) }
+                    MainActor.assumeIsolated {
+                        guard isRunning.value else { return }
+                        policies.duringMainQueueWork.append(CFrameLinkShims_currentPolicy())
+                    }
                 }
             }
         }
+        queuer.start()
+        let link = DisplayLink { _ in
+            policies.duringFrames.append(CFrameLinkShims_currentPolicy())
+            released.signal()
+        }
         link.add(to: loop, forMode: .common)
-        loop.run(frames: frames)
+        var remaining = frames
+        loop.run(while: { _ in
+            remaining -= 1
+            return remaining >= 0
+                || (untilMainQueueWorkRan && policies.duringMainQueueWork.isEmpty && remaining > -6_000)
+        })
         link.invalidate()
+        isRunning.value = false
+        released.signal()  // the thread ends
         return policies
+    }
+
+    /// A flag the queueing thread and the main thread share.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage = false
+        var value: Bool {
+            get { lock.withLock { storage } }
+            set { lock.withLock { storage = newValue } }
+        }
     }
 
     func testOnlyTheWaitRunsAtRealTimePriority() throws {
@@ -48,7 +79,7 @@ final class WaitSchedulingTests: XCTestCase {
             let before = CFrameLinkShims_currentPolicy()
             let source = DeadlineSource(refreshRate: FrameRate(numerator: 200))
             let loop = FrameLoop(source: source)
-            let policies = Self.run(loop)
+            let policies = Self.run(loop, untilMainQueueWorkRan: true)
             switch loop.waiter.waitScheduling {
             case .realTime(let priority):
                 XCTAssertEqual(priority, Int(_RealTimeWait.priority))

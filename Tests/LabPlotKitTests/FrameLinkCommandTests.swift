@@ -24,23 +24,45 @@ struct FrameLinkCommandTests {
     }()
 
     /// Runs `framelink` with `arguments`; returns its status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    ///
+    /// The outputs go to files, not pipes, so a chatty run never blocks on a full pipe whichever
+    /// stream it writes first. A run still going after `timeout` seconds (a hang: a busy machine
+    /// makes it slower, never that slow) is killed and recorded as a failure.
+    static func run(
+        _ arguments: [String], timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (status: Int32, output: String, error: String) {
         guard let executable else { throw CommandMissing() }
+        let folder = FileManager.default.temporaryDirectory
+        let outputURL = folder.appendingPathComponent("framelink-\(UUID().uuidString).out")
+        let errorURL = folder.appendingPathComponent("framelink-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorURL)
+        }
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning {
+            Issue.record("framelink \(arguments) still ran after \(timeout) s: killed", sourceLocation: sourceLocation)
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "framelink \(arguments) crashed")
+        try output.close()
+        try error.close()
+        #expect(process.terminationReason == .exit, "framelink \(arguments) crashed", sourceLocation: sourceLocation)
         return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
+            process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
+            String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self)
         )
     }
 
