@@ -14,13 +14,14 @@ LINT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Be
 FUZZ_SECONDS ?= 600
 PACE_FRAMES ?= 6000
 
-.PHONY: help deps build lint test snippets example fuzz bench pace docs api-check leaks demo plot clean
+.PHONY: help deps build lint test snippets example fuzz sweep bench pace docs api-check leaks demo plot clean
 
 help:
 	@echo "make demo   run AnimDemo (a window if there is a display, else under Xvfb or headless)"
 	@echo "make test   install dependencies, lint, build without warnings, run every test"
 	@echo "make snippets  compile every Swift snippet of README.md and the DocC articles (part of make test)"
 	@echo "make fuzz   fuzz frame-log reading and the pacing sources, 10 minutes each (FUZZ_SECONDS=N to change)"
+	@echo "make sweep  PresentSource on 100,000 random simulated displays, judged against the ground truth"
 	@echo "make bench  frame-loop benchmarks (package-benchmark, mallocs counted)"
 	@echo "make pace   deadline pacing, quiet and under CPU load, against ../shared/probes/vs.c (PACE_FRAMES=N)"
 	@echo "make docs   DocC documentation (warnings are errors) into out/docs"
@@ -117,6 +118,18 @@ fuzz: deps
 	  if ! grep -qE "^Done [0-9]+ runs" $(OUT)/fuzz/$$target.log; then \
 	    echo "error: $$target found a failing input (see $(OUT)/fuzz/$$target.log and $(OUT)/fuzz/$$target/crashes/)" >&2; exit 1; fi; \
 	done
+
+# The pacing sweep: PresentSource on SWEEP_SCENARIOS random simulated displays and workloads (fixed
+# 30-240 Hz and variable refresh, 2 and 3 buffers, present delays, frame costs, overruns, hitches,
+# hidden windows, moves, feedback), each judged against the display lab's ground truth (drops,
+# never faster than the display, timestamps on the true vsync, whole-period deltas, targets when
+# shown). Prints the failures per check and one line to reproduce each failing scenario
+# (`PacingSweep --seed S --scenario K`). Exits 1 while any scenario fails.
+SWEEP_SCENARIOS ?= 100000
+SWEEP_SEED ?= 1
+sweep: deps
+	$(SWIFT) build -c release --product PacingSweep 2>&1 | tail -1
+	$$($(SWIFT) build -c release --show-bin-path)/PacingSweep --seed $(SWEEP_SEED) --scenarios $(SWEEP_SCENARIOS)
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

@@ -70,6 +70,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make sweep`: PresentSource on random simulated displays, judged against the lab's ground
+        // truth (the scenarios and the judge in a library, for tests).
+        .target(name: "PacingSweepKit", dependencies: ["FrameLink"]),
+        .executableTarget(
+            name: "PacingSweep",
+            dependencies: [
+                "FrameLink", "PacingSweepKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Golden/ holds expected outputs that the tests read by path.
         .testTarget(
             name: "FrameLinkTests",

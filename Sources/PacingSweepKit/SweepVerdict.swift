@@ -1,0 +1,164 @@
+import FrameLink
+
+/// What the sweep checks, each against the lab's ground truth, over the judged frames: from
+/// ``SweepVerdict/startAllowance`` on, and not within ``SweepVerdict/eventAllowance`` frames of a
+/// hidden window, a move or a hitch.
+public enum SweepCheck: String, CaseIterable, Sendable {
+    /// The drops booked equal the refreshes the display missed, frame by frame.
+    case drops
+    /// Never more frames per second than the display shows: any 60 intervals take at least 60
+    /// periods less a quarter.
+    case fasterThanDisplay = "faster than the display"
+    /// Once the source says it is phase-locked (fixed displays): every timestamp within 1 ms of the
+    /// true vsync, and 99 % within 100 µs.
+    case timestampOffVsync = "timestamp off the vsync"
+    /// Once locked (fixed displays): deltaTime a whole number of periods, within 100 µs.
+    case deltaTimeNotWholePeriods = "deltaTime not whole periods"
+    /// The target of a frame is when the frame it produces is shown, within 100 µs (for frames
+    /// presented before their target).
+    case targetNotShown = "target not when shown"
+}
+
+/// The checks a run failed, with the first frame of each.
+public struct SweepVerdict: Sendable {
+    /// Frames not judged at the start: 120 (measuring, the first fit).
+    public static let startAllowance: Int64 = 120
+    /// Frames not judged after a hidden window, a move or a hitch: 120.
+    public static let eventAllowance: Int64 = 120
+    /// How close a timestamp, a delta or a target must be: 100 µs.
+    public static let tolerance: Int64 = 100_000
+    /// How far a locked timestamp may ever be: 1 ms.
+    public static let largestTimestampError: Int64 = 1_000_000
+
+    /// The first frame at which each failed check failed.
+    public private(set) var failures: [SweepCheck: Int64] = [:]
+    /// The checks that applied to the run.
+    public private(set) var judged: Set<SweepCheck> = []
+
+    /// Whether every check passed.
+    public var passes: Bool { failures.isEmpty }
+
+    private mutating func fail(_ check: SweepCheck, at frame: Int64) {
+        if failures[check] == nil { failures[check] = frame }
+    }
+
+    /// Judges `run`.
+    @MainActor
+    public init(_ run: SweepRun) {
+        let scenario = run.scenario
+        let frames = run.frames
+        let lab = run.lab
+        var events: [Int64] = []
+        if let hidden = scenario.hidden { events += [hidden.lowerBound, hidden.upperBound] }
+        if let move = scenario.move { events.append(move.frame) }
+        if let hitch = scenario.hitch { events.append(hitch.frame) }
+        // The last frames' truth is not known yet (still in the swap chain).
+        let lastJudged = Int64(frames.count) - 8
+        func isJudged(_ index: Int64) -> Bool {
+            index >= Self.startAllowance && index <= lastJudged
+                && !events.contains { index >= $0 && index < $0 + Self.eventAllowance }
+        }
+        var isFixed = false
+        if case .fixed = scenario.refresh { isFixed = true }
+
+        // The truth's running total of missed refreshes by present (the frame of loop index i is
+        // lab frame i: presented at the start of frame i + 1).
+        var truthPrefix = [0]
+        truthPrefix.reserveCapacity(lab.frames.count + 1)
+        for frame in lab.frames { truthPrefix.append(truthPrefix[truthPrefix.count - 1] + frame.missedRefreshes) }
+
+        judged.insert(.drops)
+        var segmentDifference: Int?
+        var lockedFrom: Int64?
+        var timestampsJudged = 0
+        var timestampsNear = 0
+        for (position, frame) in frames.enumerated() {
+            let index = frame.index
+            guard isJudged(index), Int(index) < truthPrefix.count else {
+                segmentDifference = nil
+                continue
+            }
+            // Drops: booked minus truth stays the same through each judged stretch.
+            let difference = frame.droppedSoFar - truthPrefix[Int(index)]
+            if let segmentDifference, segmentDifference != difference { fail(.drops, at: index) }
+            segmentDifference = difference
+
+            // Target against when the frame was shown, for frames presented before their target
+            // (a frame whose own work ran past it is late by the game's doing, not the pacer's).
+            if Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt,
+                lab.frames[Int(index)].presentedAt.nanoseconds <= frame.target
+            {
+                judged.insert(.targetNotShown)
+                if abs(shown.nanoseconds - frame.target) > Self.tolerance { fail(.targetNotShown, at: index) }
+            }
+
+            guard isFixed else { continue }
+            if lockedFrom == nil && frame.isPhaseLocked { lockedFrom = index }
+            guard lockedFrom != nil else { continue }
+            judged.insert(.timestampOffVsync)
+            let error = Self.distanceToNearestRefresh(frame.timestamp, in: lab.refreshTimes)
+            timestampsJudged += 1
+            if error <= Self.tolerance { timestampsNear += 1 }
+            if error > Self.largestTimestampError { fail(.timestampOffVsync, at: index) }
+            if position > 0, isJudged(index - 1) {
+                judged.insert(.deltaTimeNotWholePeriods)
+                let period = Self.period(at: frame.timestamp, in: lab.refreshTimes)
+                let periods = max(1, (frame.deltaTime + period / 2) / period)
+                if abs(frame.deltaTime - periods * period) > Self.tolerance {
+                    fail(.deltaTimeNotWholePeriods, at: index)
+                }
+            }
+        }
+        if timestampsJudged > 0 && timestampsNear * 100 < timestampsJudged * 99 {
+            fail(.timestampOffVsync, at: lockedFrom ?? 0)
+        }
+
+        // Never faster than the display, over any 60 judged intervals.
+        judged.insert(.fasterThanDisplay)
+        let stamps = frames.map(\.timestamp)
+        var start = 0
+        while start + 60 < frames.count {
+            let window = frames[start].index...frames[start + 60].index
+            if window.allSatisfy(isJudged) {
+                let period = Self.period(at: stamps[start], in: lab.refreshTimes)
+                if stamps[start + 60] - stamps[start] < 60 * period - period / 4 {
+                    fail(.fasterThanDisplay, at: frames[start].index)
+                    break
+                }
+            }
+            start += 1
+        }
+    }
+
+    /// The distance from `time` to the nearest refresh.
+    static func distanceToNearestRefresh(_ time: Int64, in refreshes: [FrameInstant]) -> Int64 {
+        let after = firstRefresh(after: time, in: refreshes)
+        var best = Int64.max
+        if after < refreshes.count { best = refreshes[after].nanoseconds - time }
+        if after > 0 { best = min(best, time - refreshes[after - 1].nanoseconds) }
+        return best
+    }
+
+    /// The display's period around `time`: the interval between the refreshes about it (the
+    /// smallest of the neighbouring intervals, so a variable display's pauses do not count).
+    static func period(at time: Int64, in refreshes: [FrameInstant]) -> Int64 {
+        let after = min(max(firstRefresh(after: time, in: refreshes), 1), max(1, refreshes.count - 1))
+        guard refreshes.count >= 2 else { return 16_666_667 }
+        var shortest = Int64.max
+        for index in max(1, after - 2)...min(refreshes.count - 1, after + 2) {
+            shortest = min(shortest, refreshes[index].nanoseconds - refreshes[index - 1].nanoseconds)
+        }
+        return max(1, shortest)
+    }
+
+    /// The index of the first refresh after `time` (binary search).
+    static func firstRefresh(after time: Int64, in refreshes: [FrameInstant]) -> Int {
+        var low = 0
+        var high = refreshes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if refreshes[middle].nanoseconds <= time { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
