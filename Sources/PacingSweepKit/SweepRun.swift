@@ -62,6 +62,8 @@ public struct SweepRun {
             if let move = scenario.move, link.frameIndex == move.frame {
                 lab.changeRefresh(to: move.refresh)
                 let rate = SweepScenario.rate(of: move.refresh)
+                // The host learns of the new display: its rate, and that it has no variable range.
+                if case .fixed = move.refresh { source.variableRefreshRange = nil }
                 source.displayRefreshRate = rate
                 period = rate.periodNanoseconds
             }

@@ -4,15 +4,16 @@ import FrameLink
 /// ``SweepVerdict/startAllowance`` on, and not within ``SweepVerdict/eventAllowance`` frames of a
 /// hidden window, a move or a hitch.
 public enum SweepCheck: String, CaseIterable, Sendable {
-    /// The drops booked equal the refreshes the display missed, frame by frame.
+    /// The drops booked equal the refreshes the display missed, frame by frame (booked at most as
+    /// many frames late as the swap chain has buffers, as feedback arrives).
     case drops
     /// Never more frames per second than the display shows: any 60 intervals take at least 60
     /// periods less a quarter.
     case fasterThanDisplay = "faster than the display"
-    /// Once the source says it is phase-locked (fixed displays): every timestamp within 1 ms of the
-    /// true vsync, and 99 % within 100 µs.
+    /// In the frames the source says are phase-locked (fixed displays): every timestamp within 1 ms
+    /// of the true vsync, and 99 % within 100 µs.
     case timestampOffVsync = "timestamp off the vsync"
-    /// Once locked (fixed displays): deltaTime a whole number of periods, within 100 µs.
+    /// In locked frames (fixed displays): deltaTime a whole number of periods, within 100 µs.
     case deltaTimeNotWholePeriods = "deltaTime not whole periods"
     /// The target of a frame is when the frame it produces is shown, within 100 µs (for frames
     /// presented before their target).
@@ -69,6 +70,7 @@ public struct SweepVerdict: Sendable {
 
         judged.insert(.drops)
         var segmentDifference: Int?
+        var deviatingFrames = 0
         var lockedFrom: Int64?
         var timestampsJudged = 0
         var timestampsNear = 0
@@ -78,10 +80,17 @@ public struct SweepVerdict: Sendable {
                 segmentDifference = nil
                 continue
             }
-            // Drops: booked minus truth stays the same through each judged stretch.
+            // Drops: booked minus truth stays the same through each judged stretch; it may differ
+            // for as many frames as a swap chain holds (a drop learnt from feedback is booked when
+            // the frame's report comes, up to buffers − 1 frames later), never longer.
             let difference = frame.droppedSoFar - truthPrefix[Int(index)]
-            if let segmentDifference, segmentDifference != difference { fail(.drops, at: index) }
-            segmentDifference = difference
+            if let base = segmentDifference {
+                deviatingFrames = difference == base ? 0 : deviatingFrames + 1
+                if deviatingFrames > scenario.buffers { fail(.drops, at: index) }
+            } else {
+                segmentDifference = difference
+                deviatingFrames = 0
+            }
 
             // Target against when the frame was shown, for frames presented before their target
             // (a frame whose own work ran past it is late by the game's doing, not the pacer's).
@@ -92,9 +101,9 @@ public struct SweepVerdict: Sendable {
                 if abs(shown.nanoseconds - frame.target) > Self.tolerance { fail(.targetNotShown, at: index) }
             }
 
-            guard isFixed else { continue }
-            if lockedFrom == nil && frame.isPhaseLocked { lockedFrom = index }
-            guard lockedFrom != nil else { continue }
+            // Timestamps and deltas on a fixed display, in the frames the source says are locked.
+            guard isFixed, frame.isPhaseLocked else { continue }
+            if lockedFrom == nil { lockedFrom = index }
             judged.insert(.timestampOffVsync)
             let error = Self.distanceToNearestRefresh(frame.timestamp, in: lab.refreshTimes)
             timestampsJudged += 1

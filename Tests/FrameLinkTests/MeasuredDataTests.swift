@@ -134,24 +134,27 @@ struct PresentationReportTests {
     }
 
     @Test(
-        "reports in the future, before the start, out of order, repeated, too close or for frames never presented are ignored"
+        "reports before their present, in the future, before the start, out of order, repeated, not after the last or for frames never presented are ignored"
     )
     func implausibleReportsAreIgnored() {
         let (source, _) = source(afterFrames: 30)
         let now = source.now.nanoseconds
         let frame = source.presentCount
-        source.reportPresentation(ofFrame: frame - 2, at: FrameInstant(nanoseconds: now - 40_000_000))
-        #expect(source.ignoredReports == 0)
-        source.reportPresentation(ofFrame: frame - 2, at: FrameInstant(nanoseconds: now - 30_000_000))  // repeated
-        source.reportPresentation(ofFrame: frame - 3, at: FrameInstant(nanoseconds: now - 20_000_000))  // out of order
-        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now - 39_500_000))  // 0.5 ms later
-        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now + 5_000_000_000))  // future
-        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: -1))  // before the start
-        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: .max))  // a sentinel
+        // Shown 20 ms ago: before its present was called (at most a period ago).
+        source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now - 20_000_000))
+        #expect(source.ignoredReports == 1)
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now - 1_000))
+        #expect(source.ignoredReports == 1)
+        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now))  // repeated
+        source.reportPresentation(ofFrame: frame - 2, at: FrameInstant(nanoseconds: now))  // out of order
+        source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now - 1_000))  // not after the last
+        source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now + 5_000_000_000))  // future
+        source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: -1))  // before the start
+        source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: .max))  // a sentinel
         source.reportPresentation(ofFrame: frame + 5, at: FrameInstant(nanoseconds: now))  // never presented
-        #expect(source.ignoredReports == 7)
-        source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now - 23_000_000))
-        #expect(source.ignoredReports == 7)
+        #expect(source.ignoredReports == 8)
+        source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now))
+        #expect(source.ignoredReports == 8)
     }
 
     @Test("garbage reports never stop the loop, and its timestamps stay finite and ordered")
@@ -244,5 +247,53 @@ struct FrameOrderTests {
         loop.run(frames: 20)
         #expect(steps.count == 20)
         #expect(steps.allSatisfy { $0 > .zero }, "\(steps)")
+    }
+}
+
+extension MeasuredDataTests {
+    @Test("a return much later than its vsync is not numbered for the next one, however late a quarter of the window ran")
+    func earlyAllowanceStaysUnderAQuarterPeriod() {
+        var grid = _VsyncGrid(nominalPeriod: 10_000_000)
+        // The window's last quarter returns 4.5 ms late: the line may sit that far above the grid,
+        // but a return is taken as early by at most a quarter of the 10 ms period.
+        for index in Int64(0)..<32 {
+            // Delays of 0 to 3.6 ms widen what the grid allows (to half a period); the last quarter
+            // is all 4.5 ms late.
+            grid.add(returnTime: index * 10_000_000 + (index >= 24 ? 4_500_000 : (index % 4) * 1_200_000))
+        }
+        #expect(grid.hasGrid)
+        // 6 ms after vsync 32: too late for it (over half a period), and 4 ms early for vsync 33.
+        let fits = grid.add(returnTime: 32 * 10_000_000 + 6_000_000)
+        #expect(!fits)
+    }
+}
+
+@MainActor
+@Suite("Waits on virtual time")
+struct VirtualIdleTests {
+    /// A virtual clock that counts its sleeps.
+    final class CountingClock: PacingClock {
+        let clock = VirtualClock()
+        var sleeps = 0
+        func nanoseconds() -> Int64 { clock.now }
+        var sleepsInRealTime: Bool { false }
+        func sleep(untilNanoseconds deadline: Int64) {
+            sleeps += 1
+            clock.sleep(untilNanoseconds: deadline)
+        }
+    }
+
+    @Test("an idle loop on virtual time goes straight to a timer a day away, in one sleep")
+    func idleWaitJumpsToTheDeadline() {
+        let clock = CountingClock()
+        let loop = FrameLoop(source: DeadlineSource(refreshRate: .hz60, clock: clock))
+        loop.drainsMainQueue = false
+        var fired = 0
+        FrameTimer(timeInterval: 86_400, repeats: false) { _ in fired += 1 }.add(to: loop, forMode: .common)
+        loop.runFrame()
+        loop.runFrame()
+        #expect(fired == 1)
+        #expect(clock.nanoseconds() >= 86_400_000_000_000)
+        #expect(clock.sleeps <= 4, "\(clock.sleeps) sleeps")
     }
 }

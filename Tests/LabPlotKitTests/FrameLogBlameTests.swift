@@ -54,9 +54,7 @@ struct FrameLogBlameTests {
         let recorded = log.dropEvents
         #expect(recorded.map(\.timestamp) == live.map(\.timestamp))
         #expect(recorded.map(\.isGap) == live.map(\.isGap))
-        // The log has the period rounded to the nanosecond, the virtual display its exact fraction:
-        // the boundaries may differ by a nanosecond.
-        for (mine, theirs) in zip(recorded, live) { #expect(abs(mine.gapDuration - theirs.gapDuration) <= 1) }
+        #expect(recorded.map(\.gapDuration) == live.map(\.gapDuration))
         #expect(recorded.filter { !$0.isGap }.allSatisfy { $0.phase == .links })
     }
 
@@ -92,6 +90,34 @@ struct FrameLogBlameTests {
         #expect(replay.status == 0)
         #expect(replay.output.contains("(1 gaps)"), "\(replay.output)")
         #expect(replay.output.contains("replay matches the recording"))
+    }
+
+    @MainActor
+    @Test(
+        "on PresentSource (deadline pacing, and vsync with three buffers) the log blames every drop as the live loop did",
+        arguments: [DisplayLab.Refresh.none, .fixed(.hz60, phase: .milliseconds(3))])
+    func presentSourceBlameMatchesTheLog(refresh: DisplayLab.Refresh) {
+        let lab = DisplayLab(refresh: refresh, buffers: 3, jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        var presents = 0
+        source.present = {
+            lab.present()
+            presents += 1
+            // Every 150th present takes 200 ms (a compositor stall).
+            if presents % 150 == 0 { lab.work(for: .milliseconds(200)) }
+        }
+        let loop = FrameLoop(source: source)
+        loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
+        DisplayLink { link in
+            lab.work(for: .milliseconds(link.frameIndex % 97 == 0 ? 45 : 4))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 600)
+        let live = loop.statistics.drops
+        let recorded = loop.frameLog?.dropEvents ?? []
+        #expect(live.count > 4)
+        #expect(recorded.map(\.timestamp) == live.map(\.timestamp))
+        #expect(recorded.map(\.gapDuration) == live.map(\.gapDuration))
+        #expect(recorded.map(\.phase) == live.map(\.phase))
     }
 
     @Test("replay says MISMATCH when the loop blames a drop otherwise than the recording")

@@ -32,8 +32,11 @@ public final class DisplayLink {
     /// clock.
     public var timestamp: FrameInstant { state.timestamp }
 
-    /// The time the next frame this link receives will be shown: the frame grid point one period of
-    /// the link's rate after ``timestamp``. Step simulations and animations to this time.
+    /// The time the frame this link is building is expected to be shown: the loop's
+    /// ``FrameLoop/targetTimestamp`` (where the source models its swap chain, the refresh the frame
+    /// will reach, which may be more than a period away), or, for a link called every k-th frame, the
+    /// k-th grid point after ``timestamp`` (never before the loop's target). Never before
+    /// ``timestamp``. Step animations to this time.
     public var targetTimestamp: FrameInstant { state.targetTimestamp }
 
     /// The refresh period of the display (the interval between two frames of the loop): the loop's

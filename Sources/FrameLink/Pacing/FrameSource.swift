@@ -10,7 +10,9 @@
 ///    spins itself (one exception: a ``PresentSource`` presenting on every 2nd vsync holds the
 ///    present until the vsync in between has passed).
 /// 3. **Timestamp**: ``beginFrame(at:)`` gives the frame's timestamp once the wait is over: a vsync of
-///    the fitted grid, the deadline reached, or a virtual grid point.
+///    the fitted grid, the deadline reached, or a virtual grid point. Timestamps never go back: the
+///    loop takes one before the last frame's as the last one (and a ``targetTimestamp`` before the
+///    frame's timestamp as the next grid point), and says so once in its log.
 ///
 /// FrameLink ships ``ManualFrameSource`` (virtual time, for deterministic tests),
 /// ``DeadlineSource`` (a deadline grid, with an optional present that does not block) and

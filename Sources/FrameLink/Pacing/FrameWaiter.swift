@@ -194,6 +194,14 @@ public final class FrameWaiter {
     ) {
         let slice = max(idleSlice.wholeNanoseconds, 100_000)
         let inputPending = source.inputPending
+        if !clock.sleepsInRealTime && inputPending == nil {
+            // Virtual time with no input to watch: nothing can end the wait early, so it goes
+            // straight to the deadline (a timer a day ahead is one step, not 864 million slices).
+            drainMainQueue()
+            let (oneSlice, overflow) = clock.nanoseconds().addingReportingOverflow(slice)
+            clock.sleep(untilNanoseconds: deadline ?? (overflow ? .max : oneSlice))
+            return
+        }
         while true {
             drainMainQueue()
             let current = clock.nanoseconds()

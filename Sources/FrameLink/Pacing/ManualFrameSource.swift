@@ -157,8 +157,9 @@ public final class ManualFrameSource: FrameSource {
         MainQueueDrain.drainWithoutWaiting()
     }
 
-    /// Runs one frame of the attached loop `interval` after the current time: a long frame, as after
-    /// a stall. Later frames continue on the grid.
+    /// Runs one frame of the attached loop `interval` after the last frame: a long frame, as after
+    /// a stall. Later frames continue on the grid. (Without an attached loop it moves time by
+    /// `interval` from now.)
     ///
     /// Virtual time never goes backwards: an interval of zero or less does nothing.
     public func advance(by interval: Duration) {

@@ -296,6 +296,9 @@ public final class PresentSource: FrameSource {
     private var reportedTimes: [Int64] = []
     /// The time of the last report taken in.
     private var lastReportedTime: Int64?
+    /// When the recent frames' presents were called: a report of a frame shown before it was
+    /// presented is not true.
+    private var presentCalls = _PresentCalls()
     /// Reports ignored as implausible (see ``reportPresentation(ofFrame:at:)``).
     private(set) var ignoredReports = 0
     /// How far ahead of now a presentation report may be: 1 ms. Reports tell of the past; a time
@@ -549,9 +552,10 @@ public final class PresentSource: FrameSource {
     ///
     /// Once feedback arrives, the vsync grid is fitted to these exact times instead of to the
     /// jittery returns of present. A report is data from outside (a compositor, a driver), checked
-    /// where it enters: one for a frame not presented yet, already reported or out of order, one at
-    /// a time before the source's start, more than 1 ms ahead of now, or
-    /// less than a display's shortest period (1 ms) after the last report is ignored.
+    /// where it enters, and ignored when it cannot be true: for a frame after the one being
+    /// presented, for a frame already reported or out of order, at a time before the source's
+    /// start, before the frame's present was called, not after the last report, or more than 1 ms
+    /// ahead of now.
     ///
     /// - Parameters:
     ///   - frame: The frame's number: the value of ``presentCount`` after its present.
@@ -560,7 +564,8 @@ public final class PresentSource: FrameSource {
         let time = instant.nanoseconds
         guard frame > lastReportedFrame, frame <= presentCount + 1, time >= 0,
             time <= now.nanoseconds + Self.latestPresentationAhead,
-            lastReportedTime.map({ time - $0 >= _VsyncGrid.plausiblePeriods.lowerBound }) ?? true
+            lastReportedTime.map({ time > $0 }) ?? true,
+            presentCalls.time(ofFrame: frame).map({ time >= $0 }) ?? true
         else {
             ignoredReports += 1
             return
@@ -594,6 +599,8 @@ public final class PresentSource: FrameSource {
             }
         }
         presentStart = now.nanoseconds
+        // (Reports for this frame may come from inside present: it is frame presentCount + 1.)
+        presentCalls.record(presentStart, ofFrame: presentCount + 1)
         present?()
         presentCount += 1
         presentEnd = now.nanoseconds

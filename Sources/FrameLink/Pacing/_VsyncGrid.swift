@@ -59,6 +59,11 @@ struct _VsyncGrid {
     /// its number is a guess; once the delays allowed spanned a whole period every return fitted
     /// some line, and a wrong number drew the lower hull to ever shorter periods.
     static let latestNumberableDelayFraction = 0.5
+    /// The earliest before the line a return may come, as a fraction of the period: a quarter. With
+    /// ``latestNumberableDelayFraction`` the two allowances span three quarters of a period, never a
+    /// whole one (a quarter of the window's returns all late raised the early allowance to half a
+    /// period, and a return half a period late was numbered for the next vsync).
+    static let earliestNumberableFraction = 0.25
 
     /// Times of the accepted returns (the source's nanoseconds), oldest first.
     private var times: [Int64] = []
@@ -204,7 +209,7 @@ struct _VsyncGrid {
     /// only a moment.)
     func returnsOnVsync(calledAt call: Int64, returnedAt time: Int64) -> Bool {
         guard hasGrid else { return false }
-        let early = max(Self.earlyTolerance, lineUncertainty)
+        let early = earlyAllowance
         let number = fittedNumber(atOrBefore: time + early)
         let delay = time - fittedTime(ofNumber: number)
         let allowed = allowedDelay(early: early)
@@ -222,7 +227,7 @@ struct _VsyncGrid {
         }
         // The line may sit above the true grid by up to the highest of the quarters' lows: a
         // return that much early still fits.
-        let early = max(Self.earlyTolerance, lineUncertainty)
+        let early = earlyAllowance
         let number = fittedNumber(atOrBefore: time + early)
         let delay = time - fittedTime(ofNumber: number)
         let allowed = allowedDelay(early: early)
@@ -237,6 +242,14 @@ struct _VsyncGrid {
         append(time, number: number)
         fit()
         return true
+    }
+
+    /// How early before the line a return still fits: the line may sit above the true grid by up to
+    /// the highest of the quarters' lows, and by ``earlyTolerance`` in any case, but never more than
+    /// ``earliestNumberableFraction`` of a period, so that the early and late allowances together
+    /// stay under one period and each return has one vsync number.
+    private var earlyAllowance: Int64 {
+        min(max(Self.earlyTolerance, lineUncertainty), Int64(period * Self.earliestNumberableFraction))
     }
 
     /// The latest after its vsync a return still fits: twice the largest delay seen (at least
@@ -270,7 +283,8 @@ struct _VsyncGrid {
             largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
         guard Self.isPlausible(period: Double(median)) else {
             // Returns closer (or further) apart than any display refreshes: not a vsync's. The
-            // window keeps filling from its newest half.
+            // window keeps filling from its newest half. (Not counted as an implausible fit: returns
+            // of presents that did not wait for a vsync are routine, not a wrong measurement.)
             let keep = times.count / 2
             times.removeFirst(times.count - keep)
             numbers.removeFirst(numbers.count - keep)

@@ -4,8 +4,9 @@ extension FrameStatistics {
     /// `now`, split into present (`presentDuration`) and the wait after it. Returns the record, for
     /// the frame log. `dropped` is the source's own count of the display's missed refreshes, if it
     /// has one (never more than the interval holds); else they are counted from the interval.
-    /// A `recorded` interval (a frame log being replayed) is booked with its own phases, and its
-    /// gap is judged from them (``_GapRule/gap(of:period:)``), as ``FrameLog/dropEvents`` does.
+    /// A `recorded` interval (a frame log being replayed) is booked with its own phases. Either way
+    /// a drop's gap is judged from the record (``_GapRule/gap(of:period:)``), as
+    /// ``FrameLog/dropEvents`` judges a log's: the same rule live, in a log and in a replay.
     func book(
         frameIndex: Int64, from previous: Int64, to now: Int64, waitStart: Int64, presentDuration: Int64,
         period: Int64, dropped: Int? = nil, blame: _FrameBlame, recorded: FrameRecord? = nil
@@ -30,20 +31,10 @@ extension FrameStatistics {
         if record.droppedFrames > 0 {
             self.record(
                 record, culprit: blame.culprit.name, culpritDuration: blame.culpritDuration,
-                gapDuration: gap(waitStart: waitStart, wake: now, period: period, phases: phases))
+                gapDuration: _GapRule.gap(of: record, period: period))
         } else {
             self.record(record)
         }
         return record
-    }
-
-    /// How long the process did not run in a dropping interval (see ``_GapRule``): the boundary
-    /// the wait was for comes from the source.
-    private func gap(waitStart: Int64, wake: Int64, period: Int64, phases: PhaseDurations) -> Int64 {
-        guard let source, period > 0 else { return 0 }
-        let boundary = source.expectedTimestamp(frames: 1, after: FrameInstant(nanoseconds: waitStart)).nanoseconds
-        let (late, overflow) = wake.subtractingReportingOverflow(boundary)
-        guard !overflow else { return 0 }
-        return _GapRule.gap(late: late, period: period, phases: phases)
     }
 }

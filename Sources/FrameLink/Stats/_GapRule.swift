@@ -17,10 +17,11 @@ enum _GapRule {
         return late
     }
 
-    /// The gap of a recorded interval (a frame log's record, which keeps its phases but not the
-    /// pacer's grid): its wait began when its present did (the timestamp less the present and the
-    /// wait after it), and its boundary is the first time after that on the grid of `period`
-    /// through the previous frame. Any record is accepted: nothing overflows, and a record whose
+    /// The gap of an interval from its record alone (the live loop's booking and a frame log's
+    /// record alike, so that both blame a drop the same way): its wait began when its present did
+    /// (the timestamp less the present and the wait after it), and its boundary is the first time
+    /// after that on the grid of `period` through the previous frame (where a deadline pacer's
+    /// grid is, and a vsync's when the previous frame was on it). Any record is accepted: nothing overflows, and a record whose
     /// phases do not fit its interval has no gap.
     static func gap(of record: FrameRecord, period: Int64) -> Int64 {
         guard period > 0, record.interval > 0 else { return 0 }

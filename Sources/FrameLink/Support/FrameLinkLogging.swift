@@ -8,7 +8,7 @@ public import Logging
 /// - `debug`: routine decisions — the pacing mode (vsync, deadline, unpaced) and why, a vsync phase
 ///   lock, an automatic frame-rate switch (every 2nd vsync and back), what scheduling frame waits
 ///   got (real-time priority, or normal priority when it is refused, as it is for most players).
-/// - `trace`: the vsync grid's re-locks and a lock lost for a second.
+/// - `trace`: the vsync grid's re-locks and a lock lost for 60 frames in a row.
 /// - `notice`: a real problem with something outside — measured present times that fit no display
 ///   (said once), main-queue work served through the run-loop fallback.
 /// - `warning`: a request FrameLink cannot follow (a frame-rate range the source takes no request for).
