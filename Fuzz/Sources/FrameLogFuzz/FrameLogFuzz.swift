@@ -1,5 +1,6 @@
 import Foundation
 import FrameLink
+import FuzzCorpus
 
 /// Runs one input through everything a frame log from outside the program meets: it is read as CSV
 /// and as JSON lines; a log that reads is written back and must read back equal, then replayed on
@@ -63,29 +64,11 @@ func replay(_ log: FrameLog) {
         return 0
     }
 #else
-    /// Without libFuzzer: runs each file named on the command line (or every file in a named
-    /// folder) once, to reproduce a crash in a debugger or check the corpus.
+    /// Without libFuzzer: runs the named files or folders once (see `runCorpus(named:_:)`).
     @main
     struct FrameLogFuzz {
         static func main() throws {
-            var count = 0
-            for argument in CommandLine.arguments.dropFirst() {
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-                    FileHandle.standardError.write(Data("FrameLogFuzz: no such file: \(argument)\n".utf8))
-                    exit(64)
-                }
-                let paths =
-                    isFolder.boolValue
-                    ? try FileManager.default.contentsOfDirectory(atPath: argument).sorted().map { argument + "/" + $0 }
-                    : [argument]
-                for path in paths {
-                    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-                    MainActor.assumeIsolated { exercise(bytes) }
-                    count += 1
-                }
-            }
-            print("FrameLogFuzz: \(count) inputs, no crash")
+            try MainActor.assumeIsolated { try runCorpus(named: "FrameLogFuzz", exercise) }
         }
     }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import FrameLink
+import FuzzCorpus
 
 /// Runs one input as a script for a frame loop on virtual time: the first bytes choose a pacing
 /// source (``PresentSource``, ``DeadlineSource`` or ``ManualFrameSource``), the display rate the
@@ -324,29 +325,11 @@ final class FrameWork {
         return 0
     }
 #else
-    /// Without libFuzzer: runs each file named on the command line (or every file in a named
-    /// folder) once, to reproduce a crash in a debugger or check the corpus.
+    /// Without libFuzzer: runs the named files or folders once (see `runCorpus(named:_:)`).
     @main
     struct PacingFuzz {
         static func main() throws {
-            var count = 0
-            for argument in CommandLine.arguments.dropFirst() {
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-                    FileHandle.standardError.write(Data("PacingFuzz: no such file: \(argument)\n".utf8))
-                    exit(64)
-                }
-                let paths =
-                    isFolder.boolValue
-                    ? try FileManager.default.contentsOfDirectory(atPath: argument).sorted().map { argument + "/" + $0 }
-                    : [argument]
-                for path in paths {
-                    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-                    MainActor.assumeIsolated { exercise(bytes) }
-                    count += 1
-                }
-            }
-            print("PacingFuzz: \(count) inputs, no crash")
+            try MainActor.assumeIsolated { try runCorpus(named: "PacingFuzz", exercise) }
         }
     }
 #endif
