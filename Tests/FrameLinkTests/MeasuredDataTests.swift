@@ -251,7 +251,8 @@ struct FrameOrderTests {
 }
 
 extension MeasuredDataTests {
-    @Test("a return much later than its vsync is not numbered for the next one, however late a quarter of the window ran")
+    @Test(
+        "a return much later than its vsync is not numbered for the next one, however late a quarter of the window ran")
     func earlyAllowanceStaysUnderAQuarterPeriod() {
         var grid = _VsyncGrid(nominalPeriod: 10_000_000)
         // The window's last quarter returns 4.5 ms late: the line may sit that far above the grid,
