@@ -86,7 +86,8 @@ let package = Package(
             dependencies: ["FrameLink", "CFrameLinkShims", .product(name: "Logging", package: "swift-log")],
             exclude: ["Golden"]),
         // The `framelink` command's tests run it as a subprocess.
-        .testTarget(name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit", "FrameLinkCommand"]),
+        .testTarget(
+            name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit", "FrameLinkCommand", "PacingSweepKit"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
         .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
     ],

@@ -139,8 +139,8 @@ public struct SweepVerdict: Sendable {
         }
     }
 
-    /// The distance from `time` to the nearest refresh.
-    static func distanceToNearestRefresh(_ time: Int64, in refreshes: [FrameInstant]) -> Int64 {
+    /// The distance from `time` to the nearest of `refreshes` (sorted), in nanoseconds.
+    public static func distanceToNearestRefresh(_ time: Int64, in refreshes: [FrameInstant]) -> Int64 {
         let after = firstRefresh(after: time, in: refreshes)
         var best = Int64.max
         if after < refreshes.count { best = refreshes[after].nanoseconds - time }
@@ -150,7 +150,7 @@ public struct SweepVerdict: Sendable {
 
     /// The display's period around `time`: the interval between the refreshes about it (the
     /// smallest of the neighbouring intervals, so a variable display's pauses do not count).
-    static func period(at time: Int64, in refreshes: [FrameInstant]) -> Int64 {
+    public static func period(at time: Int64, in refreshes: [FrameInstant]) -> Int64 {
         let after = min(max(firstRefresh(after: time, in: refreshes), 1), max(1, refreshes.count - 1))
         guard refreshes.count >= 2 else { return 16_666_667 }
         var shortest = Int64.max

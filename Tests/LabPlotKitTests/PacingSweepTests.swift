@@ -1,0 +1,67 @@
+import FrameLink
+import PacingSweepKit
+import Testing
+
+/// The sweep's own parts: scenarios drawn the same from the same seed, and a judge that passes a
+/// display FrameLink paces exactly and measures its distances right.
+@Suite("make sweep: random scenarios and their judge")
+struct PacingSweepTests {
+    @Test("the same seed and index draw the same scenario; another index, another")
+    func scenariosAreReproducible() {
+        let first = SweepScenario(seed: 7, index: 3)
+        #expect(first.description == SweepScenario(seed: 7, index: 3).description)
+        #expect(first.description != SweepScenario(seed: 7, index: 4).description)
+        #expect(first.description != SweepScenario(seed: 8, index: 3).description)
+    }
+
+    @Test("scenarios cover fixed and variable refresh, both swap chains, feedback, every cost and the events")
+    func scenariosCoverTheSpace() {
+        let scenarios = (0..<300).map { SweepScenario(seed: 1, index: $0) }
+        var fixed = 0
+        var variable = 0
+        for scenario in scenarios {
+            if case .fixed = scenario.refresh { fixed += 1 }
+            if case .variable = scenario.refresh { variable += 1 }
+        }
+        #expect(fixed > 200 && variable > 20)
+        #expect(Set(scenarios.map(\.buffers)) == [2, 3])
+        #expect(scenarios.contains { $0.feedback } && scenarios.contains { !$0.feedback })
+        #expect(scenarios.contains { $0.hidden != nil } && scenarios.contains { $0.move != nil })
+        #expect(scenarios.contains { $0.hitch != nil } && scenarios.contains { !$0.overruns.isEmpty })
+        #expect(Set(scenarios.map { "\($0.cost)".prefix(5) }).count == 3)
+        #expect(scenarios.allSatisfy { (30...240).contains($0.rate.framesPerSecond) || !isFixed($0) })
+    }
+
+    func isFixed(_ scenario: SweepScenario) -> Bool {
+        if case .fixed = scenario.refresh { return true }
+        return false
+    }
+
+    @Test("distances to the nearest refresh, and the period about a time")
+    func distancesAndPeriods() {
+        let refreshes = [10, 20, 30, 40, 45, 50].map { FrameInstant(nanoseconds: Int64($0)) }
+        #expect(SweepVerdict.distanceToNearestRefresh(23, in: refreshes) == 3)
+        #expect(SweepVerdict.distanceToNearestRefresh(27, in: refreshes) == 3)
+        #expect(SweepVerdict.distanceToNearestRefresh(5, in: refreshes) == 5)
+        #expect(SweepVerdict.distanceToNearestRefresh(60, in: refreshes) == 10)
+        #expect(SweepVerdict.period(at: 15, in: refreshes) == 10)
+        #expect(SweepVerdict.period(at: 47, in: refreshes) == 5)
+    }
+
+    @MainActor
+    @Test("a steady 60 Hz display with light frames passes every check, and each check is judged")
+    func steadyDisplayPasses() throws {
+        // Find a plain scenario: fixed, light constant cost, no events (the sweep's own draw).
+        let plain = try #require(
+            (0..<2_000).lazy.map { SweepScenario(seed: 1, index: $0) }.first { scenario in
+                guard case .fixed(let rate, _) = scenario.refresh, rate == .hz60,
+                    case .constant(let fraction) = scenario.cost, fraction < 0.5
+                else { return false }
+                return scenario.overruns.isEmpty && scenario.hitch == nil && scenario.hidden == nil
+                    && scenario.move == nil && scenario.buffers == 2 && scenario.jitter == .none
+            })
+        let verdict = SweepVerdict(SweepRun(plain))
+        #expect(verdict.passes, "\(plain): \(verdict.failures)")
+        #expect(verdict.judged == Set(SweepCheck.allCases), "\(verdict.judged)")
+    }
+}
