@@ -5,6 +5,10 @@
 /// later than the longest phase of work took, did not end late because of anything the process
 /// did: a sleep, or a present with a swap chain three deep, never ends later than that on its own.
 /// The process was stopped, suspended or starved of CPU; the time it ended late is the gap.
+///
+/// A frame log keeps one period: a log recorded across a frame-rate change (a range, the automatic
+/// frame rate) is judged with its own period, the loop with the period of the moment, so the two can
+/// differ there.
 enum _GapRule {
     /// How many periods after its boundary a wait must end to be a gap: more than 2 (a swap chain
     /// three deep can hold a present for two periods).
