@@ -181,11 +181,7 @@ func runPresentSource(_ script: inout Script) {
         }
     }
     link.add(to: loop, forMode: .common)
-    while checker.frames < maximumFrames && !frameScript.isAtEnd {
-        loop.runFrame()
-    }
-    link.invalidate()
-    checker.checkStatistics(of: loop)
+    runFrames(of: loop, with: link, checkedBy: checker) { !frameScript.isAtEnd }
     _ = source.pacingDescription
 }
 
@@ -235,11 +231,7 @@ func runDisplayLab(_ script: inout Script) {
         }
     }
     link.add(to: loop, forMode: .common)
-    while checker.frames < maximumFrames && !frameScript.isAtEnd {
-        loop.runFrame()
-    }
-    link.invalidate()
-    checker.checkStatistics(of: loop)
+    runFrames(of: loop, with: link, checkedBy: checker) { !frameScript.isAtEnd }
 }
 
 @MainActor
@@ -305,6 +297,18 @@ func runManualFrameSource(_ script: inout Script) {
         case 3: source.advance(to: FrameInstant(nanoseconds: argument))
         default: source.simulateWork(for: .nanoseconds(argument * 1_000))
         }
+    }
+    link.invalidate()
+    checker.checkStatistics(of: loop)
+}
+
+/// Runs frames of `loop` while the script has bytes (`hasScript`), at most ``maximumFrames``, then
+/// ends `link` and checks the statistics.
+@MainActor
+func runFrames(of loop: FrameLoop, with link: DisplayLink, checkedBy checker: FrameChecker, while hasScript: () -> Bool)
+{
+    while checker.frames < maximumFrames && hasScript() {
+        loop.runFrame()
     }
     link.invalidate()
     checker.checkStatistics(of: loop)
