@@ -78,12 +78,32 @@ public final class PresentSource: FrameSource {
         didSet { applyRequestedPacing() }
     }
 
-    /// The current mode.
-    public private(set) var mode: Mode
+    /// The current mode and why: typed, for a game to switch on (see ``PacingReason``).
+    ///
+    /// Changes are told to ``onPacingStateChange`` at the next frame boundary.
+    public private(set) var pacingState: PacingState
 
-    /// Why the source is in its current mode, such as
-    /// `"present returned in 0.05 ms, vsync not honoured"`.
-    public private(set) var reason: String
+    /// Called on the main actor when ``pacingState`` has changed, at the start of the first frame
+    /// after the change (never from inside the source's own bookkeeping, so the callback may set
+    /// ``pacing`` or any other property). A state that changes and changes back within a frame is
+    /// not told.
+    public var onPacingStateChange: (@MainActor (PacingState) -> Void)?
+
+    /// The state last told to ``onPacingStateChange``.
+    private var announcedState: PacingState
+
+    /// The current mode.
+    public var mode: Mode { pacingState.mode }
+
+    /// Why the source is in its current mode, in a sentence, such as
+    /// `"present returned in 0.05 ms, vsync not honoured"` (rendered from ``pacingState``: read
+    /// its ``PacingState/reason`` to decide anything).
+    public var reason: String { pacingState.description }
+
+    /// Sets the reason, in the current mode.
+    private func because(_ why: PacingReason) {
+        pacingState.reason = why
+    }
 
     /// The display's nominal refresh rate (what the display mode reports, or 60 Hz when unknown).
     ///
@@ -391,20 +411,15 @@ public final class PresentSource: FrameSource {
         reportedFrames.reserveCapacity(64)
         unbookedTimes.reserveCapacity(64)
         unbookedFrames.reserveCapacity(64)
-        switch pacing {
-        case .vsync:
-            mode = .vsync
-            reason = "vsync requested"
-        case .deadline:
-            mode = .deadline
-            reason = "deadline pacing requested"
-        case .unpaced:
-            mode = .unpaced
-            reason = "pacing off requested"
-        case .automatic:
-            mode = .deadline
-            reason = "measuring whether present blocks on vsync"
-        }
+        let state =
+            switch pacing {
+            case .vsync: PacingState(mode: .vsync, reason: .requested)
+            case .deadline: PacingState(mode: .deadline, reason: .requested)
+            case .unpaced: PacingState(mode: .unpaced, reason: .requested)
+            case .automatic: PacingState(mode: .deadline, reason: .measuring)
+            }
+        pacingState = state
+        announcedState = state
     }
 
     /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``
@@ -445,19 +460,19 @@ public final class PresentSource: FrameSource {
     /// (see ``applyDeadlineRange()``).
     private func applyRequestedRange() {
         rangeIntervalCache = nil
-        if pacesRequestedRateDirectly, let range = requestedRange {
+        if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
             applyDeadlineRange()
             if pacing == .automatic {
                 phaseProbe = nil
-                let why = deadline.frameRateChoice?.reason ?? ""
-                switchMode(to: .deadline, because: "frame-rate range \(range): \(why)")
+                let choice = deadline.frameRateChoice ?? range.choice(onVariableRefresh: display)
+                switchMode(to: .deadline, because: .frameRateRangeOnVariableRefresh(choice))
                 if let lastTimestamp { deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp)) }
             }
             return
         }
-        if pacing == .automatic && reason.hasPrefix("frame-rate range") {
+        if pacing == .automatic, case .frameRateRangeOnVariableRefresh = pacingState.reason {
             // No longer paced directly (the range or the variable refresh is gone): measure again.
-            reason = "measuring whether present blocks on vsync"
+            because(.measuring)
         }
         applyDeadlineRange()
     }
@@ -518,12 +533,12 @@ public final class PresentSource: FrameSource {
             let rate = measuredRefreshRate.map { "\($0) measured" } ?? "\(displayRefreshRate) nominal"
             let lock = grid.isPhaseLocked ? ", phase-locked" : ""
             let feedback = receivesPresentationFeedback ? ", presentation feedback" : ""
-            text = "vsync (\(rate)\(lock)\(feedback)): \(reason)"
+            text = "vsync (\(rate)\(lock)\(feedback)): \(pacingState)"
         case .deadline:
-            text = "deadline \(deadline.refreshRate): \(reason)"
+            text = "deadline \(deadline.refreshRate): \(pacingState)"
             if let schedulingNote = deadline.schedulingNote { text += "; \(schedulingNote)" }
         case .unpaced:
-            text = "unpaced: \(reason)"
+            text = "unpaced: \(pacingState)"
         }
         if grid.relocks > 0 {
             text += "; vsync re-locked \(grid.relocks)× after returns stopped fitting the grid"
@@ -654,11 +669,8 @@ public final class PresentSource: FrameSource {
                 presentedAt: presentStart, lastShown: previousShownTime ?? lastTimestamp, refresh: display)
             knownDrops = shown.drops
             knownShownTime = shown.time
-            if mode == .deadline && !pacesRequestedRateDirectly && !reason.hasPrefix("variable refresh")
-                && !reason.hasPrefix("measuring")
-            {
-                reason =
-                    "variable refresh: frames slower than the display's \(display.upperBound) are shown as they come"
+            if mode == .deadline && !pacesRequestedRateDirectly && !pacingState.reason.isMeasuring {
+                because(.variableRefreshShowsLateFrames(maximum: display.upperBound))
             }
             // Timed at the refresh that showed it (a present that blocked for it returns a little
             // after), or at the present's return if the frame still waits to be shown.
@@ -758,6 +770,7 @@ public final class PresentSource: FrameSource {
             forgetGridPosition()
             knownDrops = nil
             knownTarget = nil
+            announcePacingState()
             return woke
         }
         lastTimestamp = timestamp
@@ -766,7 +779,15 @@ public final class PresentSource: FrameSource {
         default: lastTimestampWasBlockingReturn = false
         }
         if pacing == .automatic { detect() }
+        announcePacingState()
         return FrameInstant(nanoseconds: timestamp)
+    }
+
+    /// Tells ``onPacingStateChange`` of a state that changed since it was last told.
+    private func announcePacingState() {
+        guard pacingState != announcedState else { return }
+        announcedState = pacingState
+        onPacingStateChange?(pacingState)
     }
 
     /// Notes when the frame's work began (after a latency-mode wait): frame costs, for the
@@ -1004,11 +1025,11 @@ public final class PresentSource: FrameSource {
         verdictAwaitsLightFrames = false
         hasMeasuredAgain = false
         switch pacing {
-        case .vsync: switchMode(to: .vsync, because: "vsync requested")
-        case .deadline: switchMode(to: .deadline, because: "deadline pacing requested")
-        case .unpaced: switchMode(to: .unpaced, because: "pacing off requested")
+        case .vsync: switchMode(to: .vsync, because: .requested)
+        case .deadline: switchMode(to: .deadline, because: .requested)
+        case .unpaced: switchMode(to: .unpaced, because: .requested)
         case .automatic:
-            reason = "measuring whether present blocks on vsync"
+            because(.measuring)
         }
         // Whether a range is paced directly depends on the pacing asked for.
         if requestedRange != nil { applyRequestedRange() }
@@ -1045,11 +1066,6 @@ public final class PresentSource: FrameSource {
         guard presentDurations.count >= 8, !pacesRequestedRateDirectly else { return }
         let period = displayRefreshRate.periodNanoseconds
         let median = presentDurations.median
-        // Built only when it is said (no string is made on an ordinary frame).
-        func emulated() -> String {
-            "present blocks for \(Milliseconds(median)) ms, but its returns keep no phase: an emulated "
-                + "vsync (as under Xvfb), paced by deadline"
-        }
         if mode == .deadline, let probe = phaseProbe {
             if probe.remaining <= 0 { concludePhaseProbe(probe, median: median) }
             return
@@ -1063,13 +1079,11 @@ public final class PresentSource: FrameSource {
             return
         }
         if vsyncIsFasterThanDisplay && median * 4 >= period {
-            // Built only when it is said.
-            if !reason.hasPrefix("present blocks, but at") {
-                let measured = (try? FrameRate(validating: 1e9 / grid.period)).map { "\($0)" } ?? "?"
-                let why =
-                    "present blocks, but at \(measured), faster than the display's \(displayRefreshRate): "
-                    + "not the display's vsync (an emulated one, as under Xvfb), paced by deadline"
-                if mode == .vsync { switchMode(to: .deadline, because: why) } else { reason = why }
+            if case .vsyncFasterThanDisplay = pacingState.reason {
+            } else {
+                let why = PacingReason.vsyncFasterThanDisplay(
+                    measured: try? FrameRate(validating: 1e9 / grid.period), display: displayRefreshRate)
+                if mode == .vsync { switchMode(to: .deadline, because: why) } else { because(why) }
                 deadline.refreshRate = displayRefreshRate
                 applyDeadlineRange()
             }
@@ -1088,11 +1102,14 @@ public final class PresentSource: FrameSource {
                     startPhaseProbe()
                 }
             } else if median * 4 >= period && grid.isStable == false {
-                if !reason.hasSuffix("paced by deadline") { reason = emulated() }
-            } else if reason.hasPrefix("measuring") && presentDurations.count == presentDurations.capacity
+                switch pacingState.reason {
+                case .returnsKeepNoPhase, .vsyncFasterThanDisplay, .returnsFollowFrames: break
+                default: because(.returnsKeepNoPhase(median: .nanoseconds(median)))
+                }
+            } else if pacingState.reason.isMeasuring && presentDurations.count == presentDurations.capacity
                 && median * 4 < period
             {
-                reason = "present returned in \(Milliseconds(median)) ms, vsync not honoured"
+                because(.presentReturnsAtOnce(median: .nanoseconds(median)))
                 noteVerdictWithoutVsync(period: period)
             } else if verdictAwaitsLightFrames && !isProbing && recentCosts.count == recentCosts.capacity
                 && recentCosts.mean(last: recentCosts.count) * 4 < period * 3 && !capsAtDisplayRefreshRate
@@ -1106,11 +1123,10 @@ public final class PresentSource: FrameSource {
             break
         case .vsync:
             if median * 10 < period && !receivesPresentationFeedback && !mostReturnsOnVsync {
-                switchMode(
-                    to: .deadline, because: "present returned in \(Milliseconds(median)) ms, vsync not honoured")
+                switchMode(to: .deadline, because: .presentReturnsAtOnce(median: .nanoseconds(median)))
                 noteVerdictWithoutVsync(period: period)
             } else if grid.isStable == false {
-                switchMode(to: .deadline, because: emulated())
+                switchMode(to: .deadline, because: .returnsKeepNoPhase(median: .nanoseconds(median)))
             }
         }
     }
@@ -1143,7 +1159,7 @@ public final class PresentSource: FrameSource {
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if grid.hasGrid { grid.restartPhase() }
-        reason = "measuring whether present blocks on vsync, now that frames are fast enough to fill a swap chain"
+        because(.measuringAgain)
         FrameLinkLogging.logger.debug(
             "pacing: frames take under three quarters of a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
             metadata: ["refresh": "\(displayRefreshRate)"])
@@ -1242,7 +1258,7 @@ public final class PresentSource: FrameSource {
         // brings one forward (frames never come faster than the display).
         while start < now.nanoseconds + period { start += period }
         deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
-        reason = "present blocks; checking that its returns keep the display's phase when frames move"
+        because(.checkingPhase)
     }
 
     /// Ends the phase probe: vsync pacing when the returns kept fitting the grid, deadline pacing
@@ -1260,13 +1276,9 @@ public final class PresentSource: FrameSource {
         if probe.closest > period / 4 || grid.relocks != probe.relocks {
             returnsFollowFrames = true
             keepsNoPhase = true
-            let why =
-                "present takes \(Milliseconds(median)) ms, but its returns follow the frames' own timing "
-                + "(moved half a period, they returned \(Milliseconds(min(probe.closest, period))) ms or more off "
-                + "the vsync grid): "
-                + "a slow or throttled present, not a vsync (a software renderer, an emulated vsync as "
-                + "under Xvfb), paced by deadline"
-            reason = why
+            let why = PacingReason.returnsFollowFrames(
+                median: .nanoseconds(median), offGrid: .nanoseconds(min(probe.closest, period)))
+            because(why)
             FrameLinkLogging.logger.debug("pacing: \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
         } else if grid.isStable == true {
             keepsNoPhase = false
@@ -1280,18 +1292,17 @@ public final class PresentSource: FrameSource {
         verdictAwaitsLightFrames = false
         hasMeasuredAgain = false
         probeFramesWereSlow = false
-        let rate = measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)"
         switchMode(
             to: .vsync,
-            because: "present blocks for \(Milliseconds(median)) ms (median of 16 frames); vsync grid at \(rate)")
+            because: .presentBlocks(median: .nanoseconds(median), grid: measuredRefreshRate ?? displayRefreshRate))
     }
 
-    private func switchMode(to newMode: Mode, because why: String) {
-        reason = why
-        guard newMode != mode else { return }
+    private func switchMode(to newMode: Mode, because why: PacingReason) {
+        let oldMode = mode
+        pacingState = PacingState(mode: newMode, reason: why)
+        guard newMode != oldMode else { return }
         FrameLinkLogging.logger.debug(
-            "pacing: \(mode) → \(newMode): \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
-        mode = newMode
+            "pacing: \(oldMode) → \(newMode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
         presentDurations.removeAll()
         if newMode == .deadline, let lastTimestamp {
             // Keep the vsync's rate and phase where they are known: a window hidden, or a swap

@@ -133,6 +133,7 @@ public struct FrameDrop: Hashable, Sendable, CustomStringConvertible {
 struct Milliseconds: CustomStringConvertible {
     let nanoseconds: Int64
     init(_ nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    init(_ duration: Duration) { nanoseconds = duration.wholeNanoseconds }
     var description: String {
         // In 128 bits: a duration read from a log may be as large as Int64 allows.
         let tenths = (Int128(nanoseconds) + 50_000) / 100_000
