@@ -84,7 +84,7 @@ struct PacingSweep: ParsableCommand {
             let truth = Int(frame.index) < run.lab.frames.count ? run.lab.frames[Int(frame.index)] : nil
             print(
                 "\(frame.index) \(ms(frame.timestamp)) \(ms(frame.target)) \(ms(truth?.presentedAt.nanoseconds)) "
-                    + "\(ms(truth?.shownAt?.nanoseconds)) \(truth?.missedRefreshes ?? 0) \(frame.isPhaseLocked) "
+                    + "\(ms(truth?.shownAt?.nanoseconds)) \(truth?.missedRefreshes ?? 0) \(frame.followsVsync) "
                     + "\(frame.isVsync) \(frame.droppedSoFar)")
         }
     }

@@ -14,8 +14,8 @@ public struct SweepRun {
         public var target: Int64
         /// The link's deltaTime, in nanoseconds.
         public var deltaTime: Int64
-        /// Whether the source said it was phase-locked.
-        public var isPhaseLocked: Bool
+        /// Whether the source said the timestamp is a vsync of its grid (the frame follows it).
+        public var followsVsync: Bool
         /// The drops the loop had booked by then.
         public var droppedSoFar: Int
         /// Whether the source paced by vsync.
@@ -53,7 +53,7 @@ public struct SweepRun {
                     target: link.targetTimestamp.nanoseconds,
                     deltaTime: link.deltaTime.components.seconds
                         * 1_000_000_000 + link.deltaTime.components.attoseconds / 1_000_000_000,
-                    isPhaseLocked: source.isPhaseLocked, droppedSoFar: loop.statistics.droppedFrames,
+                    followsVsync: source.timestampFollowsVsync, droppedSoFar: loop.statistics.droppedFrames,
                     isVsync: source.mode == .vsync))
             if let hidden = scenario.hidden {
                 if link.frameIndex == hidden.lowerBound { lab.isHidden = true }

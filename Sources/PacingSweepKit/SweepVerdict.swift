@@ -1,6 +1,9 @@
 import FrameLink
 
-/// What the sweep checks, each against the lab's ground truth, over the judged frames: from
+/// What the sweep checks, each against the lab's ground truth, over the judged frames. A frame is
+/// *on the vsync* when the source puts its timestamp on its fitted vsync grid
+/// (`PresentSource.timestampFollowsVsync`): that is the claim the timestamp, delta and target
+/// checks hold it to. The judged frames run from
 /// ``SweepVerdict/startAllowance`` on, and not within ``SweepVerdict/eventAllowance`` frames of a
 /// hidden window, a move or a hitch.
 public enum SweepCheck: String, CaseIterable, Sendable {
@@ -10,14 +13,21 @@ public enum SweepCheck: String, CaseIterable, Sendable {
     /// Never more frames per second than the display shows: any 60 intervals take at least 60
     /// periods less a quarter.
     case fasterThanDisplay = "faster than the display"
-    /// In the frames the source says are phase-locked (fixed displays): every timestamp within 1 ms
+    /// In frames on the vsync (fixed displays): every timestamp within 1 ms
     /// of the true vsync, and 99 % within 100 µs.
     case timestampOffVsync = "timestamp off the vsync"
-    /// In locked frames (fixed displays): deltaTime a whole number of periods, within 100 µs.
+    /// Between two frames on the vsync (fixed displays): deltaTime a whole number of periods, within
+    /// 100 µs.
     case deltaTimeNotWholePeriods = "deltaTime not whole periods"
-    /// The target of a frame is when the frame it produces is shown, within 100 µs (for frames
-    /// presented before their target).
+    /// In frames on the vsync, the target of a frame is when the frame it produces is shown, within
+    /// 100 µs (for frames presented before their target).
     case targetNotShown = "target not when shown"
+    /// On a fixed display that revealed its vsync (presentation feedback, or at least a quarter of
+    /// the judged presents blocked until a refresh), the source puts at least 90 % of the judged
+    /// frames on the vsync: it uses what the display tells it. (A display that reveals nothing, a swap
+    /// chain with room for frames that never fill it and no feedback, leaves the vsync's phase
+    /// unknowable: no pacer can put timestamps or targets on it, and none is asked to.)
+    case notLocked = "off the vsync though the display revealed it"
 }
 
 /// The checks a run failed, with the first frame of each.
@@ -28,8 +38,14 @@ public struct SweepVerdict: Sendable {
     public static let eventAllowance: Int64 = 120
     /// How close a timestamp, a delta or a target must be: 100 µs.
     public static let tolerance: Int64 = 100_000
-    /// How far a locked timestamp may ever be: 1 ms.
+    /// How far a timestamp on the vsync may ever be: 1 ms.
     public static let largestTimestampError: Int64 = 1_000_000
+    /// The share of judged presents that must block for a display to have revealed its vsync: a
+    /// quarter.
+    public static let revealingBlockedShare = 0.25
+    /// The share of judged frames a source must put on the vsync when the display revealed it:
+    /// 90 %.
+    public static let requiredLockedShare = 0.9
 
     /// The first frame at which each failed check failed.
     public private(set) var failures: [SweepCheck: Int64] = [:]
@@ -74,11 +90,23 @@ public struct SweepVerdict: Sendable {
         var lockedFrom: Int64?
         var timestampsJudged = 0
         var timestampsNear = 0
+        var judgedFrames = 0
+        var lockedFrames = 0
+        var blockedPresents = 0
+        var previousWasLocked = false
         for (position, frame) in frames.enumerated() {
             let index = frame.index
             guard isJudged(index), Int(index) < truthPrefix.count else {
                 segmentDifference = nil
+                previousWasLocked = false
                 continue
+            }
+            let wasLocked = previousWasLocked
+            previousWasLocked = frame.followsVsync
+            judgedFrames += 1
+            if frame.followsVsync { lockedFrames += 1 }
+            if Int(index) < lab.frames.count, lab.frames[Int(index)].framesQueuedAhead >= scenario.buffers - 2 {
+                blockedPresents += 1
             }
             // Drops: booked minus truth stays the same through each judged stretch; it may differ
             // for as many frames as a swap chain holds (a drop learnt from feedback is booked when
@@ -92,24 +120,25 @@ public struct SweepVerdict: Sendable {
                 deviatingFrames = 0
             }
 
-            // Target against when the frame was shown, for frames presented before their target
-            // (a frame whose own work ran past it is late by the game's doing, not the pacer's).
-            if Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt,
+            // Target against when the frame was shown, in frames on the vsync, for frames presented
+            // before their target (a frame whose own work ran past it is late by the game's doing,
+            // not the pacer's).
+            if frame.followsVsync, Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt,
                 lab.frames[Int(index)].presentedAt.nanoseconds <= frame.target
             {
                 judged.insert(.targetNotShown)
                 if abs(shown.nanoseconds - frame.target) > Self.tolerance { fail(.targetNotShown, at: index) }
             }
 
-            // Timestamps and deltas on a fixed display, in the frames the source says are locked.
-            guard isFixed, frame.isPhaseLocked else { continue }
+            // Timestamps and deltas on a fixed display, in the frames on the vsync.
+            guard isFixed, frame.followsVsync else { continue }
             if lockedFrom == nil { lockedFrom = index }
             judged.insert(.timestampOffVsync)
             let error = Self.distanceToNearestRefresh(frame.timestamp, in: lab.refreshTimes)
             timestampsJudged += 1
             if error <= Self.tolerance { timestampsNear += 1 }
             if error > Self.largestTimestampError { fail(.timestampOffVsync, at: index) }
-            if position > 0, isJudged(index - 1) {
+            if position > 0, wasLocked {
                 judged.insert(.deltaTimeNotWholePeriods)
                 let period = Self.period(at: frame.timestamp, in: lab.refreshTimes)
                 let periods = max(1, (frame.deltaTime + period / 2) / period)
@@ -120,6 +149,16 @@ public struct SweepVerdict: Sendable {
         }
         if timestampsJudged > 0 && timestampsNear * 100 < timestampsJudged * 99 {
             fail(.timestampOffVsync, at: lockedFrom ?? 0)
+        }
+
+        // A display that revealed its vsync: the source must use it.
+        if isFixed && judgedFrames > 0
+            && (scenario.feedback || Double(blockedPresents) >= Self.revealingBlockedShare * Double(judgedFrames))
+        {
+            judged.insert(.notLocked)
+            if Double(lockedFrames) < Self.requiredLockedShare * Double(judgedFrames) {
+                fail(.notLocked, at: Self.startAllowance)
+            }
         }
 
         // Never faster than the display, over any 60 judged intervals.

@@ -406,7 +406,7 @@ struct DisplayLabMatrixTests {
         var measuringAgain = 0
         var wasMeasuringAgain = false
         let link = DisplayLink { link in
-            let isMeasuringAgain = source.reason.hasPrefix("measuring whether present blocks on vsync, now that")
+            let isMeasuringAgain = source.pacingState.reason == .measuringAgain
             if isMeasuringAgain && !wasMeasuringAgain { measuringAgain += 1 }
             wasMeasuringAgain = isMeasuringAgain
             // 20 frames of 12 ms, 20 of 3 ms, and so on.

@@ -95,7 +95,7 @@ struct LabRun {
                     deltaTime: link.deltaTime, duration: link.duration, mode: source.mode,
                     isPhaseLocked: source.isPhaseLocked, measured: source.measuredRefreshRate,
                     droppedSoFar: loop.statistics.droppedFrames,
-                    fasterThanDisplay: source.reason.hasPrefix("present blocks, but at")))
+                    fasterThanDisplay: source.pacingState.reason.isFasterThanDisplay))
             if let hidden = scenario.hidden {
                 if link.frameIndex == hidden.lowerBound { lab.isHidden = true }
                 if link.frameIndex == hidden.upperBound { lab.isHidden = false }
@@ -180,5 +180,13 @@ final class ScriptedInput {
             truth += (inputsOfFrame[frame.number] ?? []).map { shown.nanoseconds - $0 }
         }
         return Double(truth.reduce(0, +)) / Double(max(1, truth.count)) / 1e6
+    }
+}
+
+extension PacingReason {
+    /// Whether the source found the present's vsync faster than the display.
+    var isFasterThanDisplay: Bool {
+        if case .vsyncFasterThanDisplay = self { return true }
+        return false
     }
 }

@@ -152,7 +152,7 @@ struct LatencyModeEdgeTests {
         DisplayLink { link in
             lab.work(for: .milliseconds(3))
             stamps.append(link.timestamp.nanoseconds)
-            if source.reason.hasPrefix("present blocks; checking") && source.pacing == .automatic {
+            if source.pacingState.reason == .checkingPhase && source.pacing == .automatic {
                 source.pacing = .unpaced
             }
         }.add(to: loop, forMode: .common)

@@ -380,11 +380,17 @@ public final class PresentSource: FrameSource {
     /// (``reportPresentation(ofFrame:at:)``): the grid then follows those times.
     public private(set) var receivesPresentationFeedback = false
 
-    /// Whether the vsync grid is phase-locked: its line is pinned within 50 µs in every quarter of
-    /// the window of returns and the fit is precise to about 20 µs (a window long enough for its
-    /// delays), so each `timestamp` is within a few tens of microseconds of the true vsync. A
-    /// return the grid cannot explain ends the lock.
-    public var isPhaseLocked: Bool { grid.isPhaseLocked }
+    /// Whether the frame's timestamp is a phase-locked vsync: frames follow the vsync grid, and its
+    /// line is pinned within 50 µs in every quarter of the window of returns and the fit is
+    /// precise to about 20 µs (a window long enough for its delays), so each `timestamp` is within
+    /// a few tens of microseconds of the true vsync. A return the grid cannot explain ends the
+    /// lock; so does a frame timed otherwise (a deadline, the phase probe's moved frames, a
+    /// hidden window), whatever the grid knows meanwhile.
+    public var isPhaseLocked: Bool { grid.isPhaseLocked && lastVsyncNumber != nil }
+
+    /// Whether the frame's timestamp is a vsync of a usable grid (the frame follows the grid),
+    /// locked or not yet: what the pacing sweep judges against the true vsync.
+    package var timestampFollowsVsync: Bool { grid.isUsable && lastVsyncNumber != nil }
 
     /// How many times the vsync grid was fitted again because returns stopped fitting it (a move
     /// to a display with another rate, a hide and show that moved the phase).
