@@ -16,7 +16,8 @@ extension SDLHost {
 
     /// Handles one event as ``pumpEvents()`` does: applies it to the loop's mode, passes it to
     /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`; when the window has moved to another
-    /// display, takes that display's refresh rate (see ``refreshRate``).
+    /// display, takes that display's refresh rate (see ``refreshRate``); when it is hidden,
+    /// minimized, shown or restored, tells the pacing (``PresentSource/isWindowHidden``).
     ///
     /// Useful for feeding events that a game polls itself, and in tests.
     public func handle(_ event: SDL_Event) {
@@ -25,11 +26,26 @@ extension SDLHost {
         {
             displayChanged(reportedRate: Self.reportedRefreshRate(of: window))
         }
+        if event.type == SDL_WINDOWEVENT.rawValue, let hidden = Self.windowVisibility(after: event.window.event) {
+            source.isWindowHidden = hidden
+        }
         trackDrag(event)
         if Self.isInput(event) { loop.noteInput(at: inputInstant(of: event)) }
         eventHandler?(event)
         if event.type == SDL_QUIT.rawValue, stopsOnQuit {
             loop.stop()
+        }
+    }
+
+    /// Whether the window is hidden after a window event of kind `kind`: true when hidden or
+    /// minimized, false when shown, restored, maximized or exposed, nil for other events. The
+    /// pacing follows it (``PresentSource/isWindowHidden``): nothing is measured or dropped while
+    /// nothing is shown.
+    static func windowVisibility(after kind: UInt8) -> Bool? {
+        switch SDL_WindowEventID(UInt32(kind)) {
+        case SDL_WINDOWEVENT_HIDDEN, SDL_WINDOWEVENT_MINIMIZED: true
+        case SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_MAXIMIZED, SDL_WINDOWEVENT_EXPOSED: false
+        default: nil
         }
     }
 

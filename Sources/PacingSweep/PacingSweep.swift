@@ -22,6 +22,9 @@ struct PacingSweep: ParsableCommand {
     @Flag(help: "With --scenario: print every judged frame (timestamp, target, when presented and shown).")
     var frames = false
 
+    @Flag(help: "With --scenario: print the source's pacing decisions (FrameLink's log at debug level).")
+    var verbose = false
+
     @Option(help: "Print at most this many failing scenarios (0...100000).")
     var show = 20
 
@@ -36,7 +39,7 @@ struct PacingSweep: ParsableCommand {
     func run() throws {
         let failed = MainActor.assumeIsolated { () -> Int in
             // Notices about measured data are what some scenarios are made of: not shown here.
-            FrameLinkLogging.logger.logLevel = .warning
+            FrameLinkLogging.logger.logLevel = verbose && scenario != nil ? .debug : .warning
             var counts: [SweepCheck: (failed: Int, judged: Int)] = [:]
             var failing = 0
             let indices = scenario.map { [$0] } ?? Array(0..<scenarios)

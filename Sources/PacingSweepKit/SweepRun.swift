@@ -56,8 +56,9 @@ public struct SweepRun {
                     followsVsync: source.timestampFollowsVsync, droppedSoFar: loop.statistics.droppedFrames,
                     isVsync: source.mode == .vsync))
             if let hidden = scenario.hidden {
-                if link.frameIndex == hidden.lowerBound { lab.isHidden = true }
-                if link.frameIndex == hidden.upperBound { lab.isHidden = false }
+                // The host learns of the hide and the show (SDL's window events) and says so.
+                if link.frameIndex == hidden.lowerBound { (lab.isHidden, source.isWindowHidden) = (true, true) }
+                if link.frameIndex == hidden.upperBound { (lab.isHidden, source.isWindowHidden) = (false, false) }
             }
             if let move = scenario.move, link.frameIndex == move.frame {
                 lab.changeRefresh(to: move.refresh)

@@ -31,6 +31,30 @@ final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
         }
     }
 
+    func testHidingMinimizingShowingAndRestoringTheWindowTellThePacing() throws {
+        try MainActor.assumeIsolated { () throws in
+            let host = try SDLHost(title: "hidden", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            XCTAssertFalse(host.source.isWindowHidden, "a window is taken as shown until SDL says otherwise")
+            @MainActor func send(_ kind: SDL_WindowEventID) {
+                var event = SDL_Event()
+                event.type = SDL_WINDOWEVENT.rawValue
+                event.window.event = UInt8(kind.rawValue)
+                host.handle(event)
+            }
+            let expected: [(SDL_WindowEventID, Bool)] = [
+                (SDL_WINDOWEVENT_HIDDEN, true), (SDL_WINDOWEVENT_SHOWN, false), (SDL_WINDOWEVENT_MINIMIZED, true),
+                (SDL_WINDOWEVENT_FOCUS_LOST, true), (SDL_WINDOWEVENT_RESTORED, false),
+                (SDL_WINDOWEVENT_MINIMIZED, true), (SDL_WINDOWEVENT_EXPOSED, false), (SDL_WINDOWEVENT_HIDDEN, true),
+                (SDL_WINDOWEVENT_MAXIMIZED, false), (SDL_WINDOWEVENT_MOVED, false),
+            ]
+            for (kind, hidden) in expected {
+                send(kind)
+                XCTAssertEqual(host.source.isWindowHidden, hidden, "after window event \(kind.rawValue)")
+            }
+        }
+    }
+
     func testARateGivenToTheHostIsKeptAcrossMoves() throws {
         try MainActor.assumeIsolated { () throws in
             let cap = FrameRate(numerator: 50)

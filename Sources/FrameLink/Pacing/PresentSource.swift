@@ -14,15 +14,20 @@
 /// screen (``reportPresentation(ofFrame:at:)``), those times replace the present returns.
 ///
 /// While pacing is ``Pacing/automatic`` the source keeps checking what present does (windows get
-/// hidden, minimized, moved to another display):
+/// moved to another display; the host says when one is hidden, ``isWindowHidden``):
 /// - **vsync** when the median present of the last 16 frames blocks for a quarter of a period or
 ///   more and the returns keep a phase; the period is measured from the grid, so a 59.94 Hz display
 ///   that SDL reports as 59 Hz (or that an override calls 75 Hz) is paced and counted at 59.94 Hz;
-/// - **deadline** when present returns at once (median under a tenth of a period: vsync is not
-///   honoured), or when it blocks but its returns keep no phase (an emulated vsync, as under Xvfb,
-///   throttles each present from the last): frames are then paced by a ``DeadlineSource``. Jitter
-///   alone never demotes a real vsync. While the source is still measuring, a present that blocks
-///   paces the frames itself, so start-up never runs faster than the display.
+/// - **deadline** when present does not wait for the vsync: presents that returned at once
+///   although a FIFO swap chain must have been full (more frames presented, back to back, than the
+///   display can have shown plus what a chain of three buffers holds: see the DocC article).
+///   A present that returns at once into a chain with room says nothing against vsync, so the
+///   first frames go back to back until one blocks or that evidence is in (4 light frames), and a
+///   verdict never rests on frames too slow to fill a chain. Deadline pacing also when present
+///   blocks but its returns keep no phase (an emulated vsync, as under Xvfb, throttles each
+///   present from the last): frames are then paced by a ``DeadlineSource``. Jitter alone never
+///   demotes a real vsync. While the source is still measuring, a present that blocks paces the
+///   frames itself, so start-up never runs faster than the display.
 ///
 /// **A slow present is not a vsync.** A present that takes a while (a software renderer drawing
 /// in it, as llvmpipe under Xvfb does for 6–10 ms) looks like one that blocks, and while the
@@ -132,14 +137,14 @@ public final class PresentSource: FrameSource {
             // reported as 59, and a few frames' fit may be 0.5 % off.)
             if grid.hasGrid
                 && abs(1e9 / grid.period - displayRefreshRate.framesPerSecond)
-                    > (displayRefreshRate.framesPerSecond + 1) * 1.005 - displayRefreshRate.framesPerSecond
+                    > Self.fastestPlausibleFramesPerSecond(reported: displayRefreshRate)
+                    - displayRefreshRate.framesPerSecond
             {
                 grid.relockForAnotherDisplay()
             }
             grid.nominalPeriod = displayRefreshRate.periodNanoseconds
             verdictAwaitsLightFrames = false
-            hasMeasuredAgain = false
-            probeFramesWereSlow = false
+            chainFill.forget()
             measuredRefreshRate = nil
             if mode == .deadline && (!grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
@@ -204,6 +209,26 @@ public final class PresentSource: FrameSource {
 
     /// The requested frame-rate range (``requestFrameRate(in:)``).
     private var requestedRange: FrameRateRange?
+
+    /// Whether the window is hidden or minimized, as the host learns from the window system
+    /// (SDLHost sets it from SDL's window events): `false` unless told.
+    ///
+    /// A hidden window's presents show nothing, and how they return says nothing about the
+    /// display: under X11 they return at once, which looks like a swap chain with room; under
+    /// Wayland they may wait for frame callbacks that stop coming. So while it is hidden the
+    /// source does not measure: frames keep the display's rate and phase (the vsync grid's, when
+    /// one is known) on a deadline, no drop is counted (nothing was to be shown), and when it is
+    /// shown again the swap-chain model starts afresh from the first frame shown.
+    public var isWindowHidden = false {
+        didSet {
+            guard isWindowHidden != oldValue, isWindowHidden, let lastTimestamp else { return }
+            if let measuredRefreshRate, grid.isUsable, !vsyncIsFasterThanDisplay, !keepsNoPhase {
+                deadline.refreshRate = measuredRefreshRate
+            }
+            applyDeadlineRange()
+            deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
+        }
+    }
 
     /// The range of a variable-refresh display (VRR: FreeSync, G-Sync, HDMI VRR), if the host knows
     /// it: `nil` (the default) for a fixed refresh.
@@ -334,21 +359,28 @@ public final class PresentSource: FrameSource {
     /// Whether the first frames are still presented back to back (see ``startupProbeFrames``).
     private var isProbing = true
     /// The present after which the back-to-back frames end, whether any blocked or not.
-    private var probeEndsAfterPresent = PresentSource.startupProbeFrames
+    private var probeEndsAfterPresent = PresentSource.probeLimit
     /// The cost of the last few frames, whatever the automatic frame rate does.
     private var recentCosts = _Ring(capacity: Int(PresentSource.reprobeFrames))
-    /// Whether the verdict "vsync not honoured" was reached while frames took half a period or
-    /// more (the start-up probe's, or the last few): a swap chain with room for queued frames
-    /// cannot fill then, so a present that would block on a full chain never did. Once the last
-    /// ``reprobeFrames`` frames cost under three quarters of a period on average, they go back to
-    /// back once more (up to ``reprobeFrames``), as at start-up: once per verdict, never under a
-    /// cap, a requested range or a halved rate (back-to-back frames would exceed them).
+    /// Whether presents that returned at once must have found a FIFO swap chain full: the only
+    /// evidence that present does not wait for the vsync.
+    private var chainFill = _SwapChainFill()
+
+    /// Whether frames may go back to back to measure again whether present blocks: the last
+    /// ``reprobeFrames`` frames cost under three quarters of a period on average (light enough to
+    /// fill a chain within a dozen frames), and no cap, requested range or halved rate holds them
+    /// (back-to-back frames would exceed it).
+    private var mayMeasureAgain: Bool {
+        recentCosts.count == recentCosts.capacity
+            && recentCosts.mean(last: recentCosts.count) * 4 < displayRefreshRate.periodNanoseconds * 3
+            && !capsAtDisplayRefreshRate && requestedRange == nil && !halvesRate
+    }
+    /// Whether the last back-to-back frames ended at ``probeLimit`` with no present that blocked
+    /// and no evidence that present ignores vsync: the frames were too slow to fill a swap chain,
+    /// so nothing is known yet. Once the last ``reprobeFrames`` frames cost under three quarters of
+    /// a period on average, they go back to back again (up to ``probeLimit``), never under a cap,
+    /// a requested range or a halved rate (back-to-back frames would exceed them).
     private var verdictAwaitsLightFrames = false
-    /// Whether frames went back to back again since the display, the pacing or a vsync verdict
-    /// last changed: a second verdict of "vsync not honoured" stands.
-    private var hasMeasuredAgain = false
-    /// Whether a frame of the start-up probe took half a period or more.
-    private var probeFramesWereSlow = false
     /// Whether the last frame's timestamp was the return of a present that blocked (the vsync
     /// that released it).
     private var lastTimestampWasBlockingReturn = false
@@ -632,18 +664,41 @@ public final class PresentSource: FrameSource {
     /// wait: none after a present that blocked until its vsync, a sleep to the grid's next vsync
     /// after one that did not, a deadline in deadline mode.
     public func nextFrameWait() -> FrameWait {
+        if isWindowHidden {
+            // Nothing is shown: a present's return says nothing (X11's returns at once, Wayland's
+            // may wait for frame callbacks that never come), nothing is dropped, and frames keep
+            // the display's rate and phase on the deadline grid.
+            chainFill.forget()
+            isProbing = false
+            forgetGridPosition()
+            knownDrops = 0
+            knownTarget = nil
+            knownShownTime = nil
+            boundary = .deadline
+            callWasPaced = true
+            return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
+        }
         presentDurations.append(lastPresentDuration)
         // A present blocked when it took a good part of a period, or, while frames follow the vsync
         // grid, when it returned on the vsync after its call (called just before one, it waits a
         // moment: latency mode calls it so).
         let returnedOnVsync =
             mode == .vsync && grid.isUsable && grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
-        onVsyncReturns.append(returnedOnVsync)
         let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
-        if isProbing && (blocked || presentCount > probeEndsAfterPresent) {
+        chainFill.note(
+            calledAt: presentStart, blocked: blocked, fastestPeriod: fastestPlausiblePeriod, buffers: swapChainBuffers)
+        let probeEnd =
+            capsAtDisplayRefreshRate ? min(probeEndsAfterPresent, Self.cappedProbeLimit) : probeEndsAfterPresent
+        // A frame that cost a period or more cannot help fill a chain: frames that slow are no
+        // faster than the display, and the probe waits for lighter ones.
+        let frameTooSlowToFill = recentCosts.count > 0 && recentCosts[age: 0] >= fastestPlausiblePeriod
+        if isProbing
+            && (blocked || chainFill.showsPresentDoesNotBlock || presentCount > probeEnd || frameTooSlowToFill)
+        {
             isProbing = false
-            // A chain that filled: the probe's slow frames did not keep present from blocking.
-            if blocked { probeFramesWereSlow = false }
+            // Frames too slow to fill a chain (or to show it ignores vsync) before the probe's
+            // limit: measured again once they are light enough to.
+            verdictAwaitsLightFrames = !blocked && !chainFill.showsPresentDoesNotBlock
         }
         let previousShownTime = knownShownTime
         knownDrops = nil
@@ -820,16 +875,25 @@ public final class PresentSource: FrameSource {
 
     // MARK: The vsync grid
 
-    /// Frames presented back to back at start-up while pacing is automatic: three, enough to fill a
-    /// swap chain of up to four buffers (two frames queued behind the one on screen), so that a
-    /// FIFO present blocks and is seen to; the display still shows one frame per refresh.
-    static let startupProbeFrames: Int64 = 3
+    /// Frames presented back to back, at most, at start-up while pacing is automatic, and again
+    /// when frames that were too slow to fill a swap chain have become light (see
+    /// ``verdictAwaitsLightFrames``): 30, half a second at 60 Hz. They go back to back until a
+    /// present blocks (a vsync) or until presents that returned at once must have found a FIFO
+    /// chain full (``_SwapChainFill``: no vsync), whichever comes first: within 4 frames for light
+    /// frames, 6 at half a period, 22 at nine tenths. Frames slower than that are within a tenth
+    /// of the display's rate, and are paced by deadline at it until they are light again.
+    static let probeLimit: Int64 = 30
 
-    /// Frames presented back to back, at most, when frames that were too slow for the start-up
-    /// probe to fill a swap chain have become fast (see ``verdictAwaitsLightFrames``), and the
-    /// frames whose mean cost must be under three quarters of a period first: eight. A frame of
-    /// three quarters of a period adds a quarter of a queued frame to the chain, so eight of them
-    /// fill a chain of three buffers (two queued behind the one shown); lighter ones, a longer one.
+    /// The start-up probe's limit under a cap (``capsAtDisplayRefreshRate``): it ends with the 4th
+    /// present, the fewest light frames presented back to back that show a present ignores vsync
+    /// (3 buffers assumed, and two presents into a full chain). Frames are held to the cap after
+    /// it. (Like ``probeLimit``, the presents after the first.)
+    static let cappedProbeLimit: Int64 = 3
+
+    /// The frames whose mean cost must be under three quarters of a period before frames that
+    /// were too slow to fill a swap chain go back to back again: eight (a frame of three quarters
+    /// of a period adds a quarter of a queued frame to the chain, so the probe then ends within 12
+    /// frames).
     static let reprobeFrames: Int64 = 8
 
     /// A present that took an eighth of a period or more waited for a vsync; a shorter one may
@@ -1029,7 +1093,7 @@ public final class PresentSource: FrameSource {
     private func applyRequestedPacing() {
         phaseProbe = nil
         verdictAwaitsLightFrames = false
-        hasMeasuredAgain = false
+        chainFill.forget()
         switch pacing {
         case .vsync: switchMode(to: .vsync, because: .requested)
         case .deadline: switchMode(to: .deadline, because: .requested)
@@ -1049,6 +1113,20 @@ public final class PresentSource: FrameSource {
     /// fit): it changes with the next fit, or with the display's rate.
     private var vsyncIsFasterThanDisplay = false
 
+    /// The fastest a display reported at `rate` may really refresh, in frames per second: 1 Hz
+    /// above the report (a display reported in whole hertz may run up to 1 Hz above it: 59.94 Hz
+    /// is reported as 59 by some drivers) and 0.5 % more (the error of a rate measured over a few
+    /// frames).
+    static func fastestPlausibleFramesPerSecond(reported rate: FrameRate) -> Double {
+        (rate.framesPerSecond + 1) * 1.005
+    }
+
+    /// The period of ``fastestPlausibleFramesPerSecond(reported:)`` for the display's rate, in
+    /// nanoseconds.
+    private var fastestPlausiblePeriod: Int64 {
+        Int64(1e9 / Self.fastestPlausibleFramesPerSecond(reported: displayRefreshRate))
+    }
+
     /// Judges the fitted grid's rate against the display's (see ``vsyncIsFasterThanDisplay``).
     private func judgeVsyncRate() {
         guard grid.hasGrid, grid.period > 0 else { return }
@@ -1056,7 +1134,7 @@ public final class PresentSource: FrameSource {
             guard grid.relocks > relocks else { return }
             rateJudgedAfterRelocks = nil
         }
-        let faster = 1e9 / grid.period > (displayRefreshRate.framesPerSecond + 1) * 1.005
+        let faster = 1e9 / grid.period > Self.fastestPlausibleFramesPerSecond(reported: displayRefreshRate)
         // Returns of presents whose calls the source timed come at the source's rate, whatever
         // the present's own: they do not clear the verdict, they only cast doubt on it (the phase
         // probe then decides).
@@ -1112,25 +1190,18 @@ public final class PresentSource: FrameSource {
                 case .returnsKeepNoPhase, .vsyncFasterThanDisplay, .returnsFollowFrames: break
                 default: because(.returnsKeepNoPhase(median: .nanoseconds(median)))
                 }
-            } else if pacingState.reason.isMeasuring && presentDurations.count == presentDurations.capacity
-                && median * 4 < period
-            {
+            } else if pacingState.reason.isMeasuring && chainFill.showsPresentDoesNotBlock {
                 because(.presentReturnsAtOnce(median: .nanoseconds(median)))
-                noteVerdictWithoutVsync(period: period)
-            } else if verdictAwaitsLightFrames && !isProbing && recentCosts.count == recentCosts.capacity
-                && recentCosts.mean(last: recentCosts.count) * 4 < period * 3 && !capsAtDisplayRefreshRate
-                && requestedRange == nil && !halvesRate
-            {
                 verdictAwaitsLightFrames = false
-                hasMeasuredAgain = true
-                startBackToBackFrames(Self.reprobeFrames)
+            } else if verdictAwaitsLightFrames && !isProbing && mayMeasureAgain {
+                verdictAwaitsLightFrames = false
+                startBackToBackFrames(Self.probeLimit)
             }
         case .unpaced:
             break
         case .vsync:
-            if median * 10 < period && !receivesPresentationFeedback && !mostReturnsOnVsync {
+            if chainFill.showsPresentDoesNotBlock && !receivesPresentationFeedback {
                 switchMode(to: .deadline, because: .presentReturnsAtOnce(median: .nanoseconds(median)))
-                noteVerdictWithoutVsync(period: period)
             } else if grid.isStable == false {
                 switchMode(to: .deadline, because: .returnsKeepNoPhase(median: .nanoseconds(median)))
             }
@@ -1145,14 +1216,6 @@ public final class PresentSource: FrameSource {
         var costliest: Int64 = 0
         for age in 0..<recentCosts.count { costliest = max(costliest, recentCosts[age: age]) }
         return max(Int64(presentInterval), period > 0 ? costliest / period + 1 : 1)
-    }
-
-    /// Notes a verdict that present does not block: it waits for lighter frames (see
-    /// ``verdictAwaitsLightFrames``) when the frames it rests on were too slow to fill a chain.
-    private func noteVerdictWithoutVsync(period: Int64) {
-        let recentWereSlow = recentCosts.count > 0 && recentCosts.mean(last: recentCosts.count) * 2 >= period
-        verdictAwaitsLightFrames = !hasMeasuredAgain && (recentWereSlow || probeFramesWereSlow)
-        probeFramesWereSlow = false
     }
 
     /// Presents the next `count` frames back to back (or until one blocks), and measures again
@@ -1183,15 +1246,6 @@ public final class PresentSource: FrameSource {
     /// The phase probe under way: frames left, the closest any blocking present's return came to
     /// a vsync of the grid, and the grid's re-lock count when it began.
     private var phaseProbe: (remaining: Int, closest: Int64, measured: Int, relocks: Int)?
-
-    /// For each of the last 16 presents, whether it returned on the vsync after its call.
-    private var onVsyncReturns = _FlagWindow(capacity: 16)
-
-    /// Whether at least half of the last 16 presents returned on the vsync after their call: short
-    /// presents that still wait for the vsync (called just before it), not a vsync ignored.
-    private var mostReturnsOnVsync: Bool {
-        onVsyncReturns.count > 0 && onVsyncReturns.marked * 2 >= onVsyncReturns.count
-    }
 
     /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
     /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
@@ -1296,8 +1350,6 @@ public final class PresentSource: FrameSource {
 
     private func promoteToVsync(median: Int64) {
         verdictAwaitsLightFrames = false
-        hasMeasuredAgain = false
-        probeFramesWereSlow = false
         switchMode(
             to: .vsync,
             because: .presentBlocks(median: .nanoseconds(median), grid: measuredRefreshRate ?? displayRefreshRate))
@@ -1370,7 +1422,6 @@ public final class PresentSource: FrameSource {
 
     private func noteFrameCost(_ cost: Int64) {
         recentCosts.append(cost)
-        if isProbing && cost * 2 >= displayRefreshRate.periodNanoseconds { probeFramesWereSlow = true }
         guard automaticFrameRate else { return }
         frameCosts.append(cost)
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).

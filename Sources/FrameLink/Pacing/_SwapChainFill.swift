@@ -46,6 +46,13 @@ struct _SwapChainFill {
         // run still waiting at this call are at least the rest.
         let refreshes = (time - start + fastestPeriod - 1) / fastestPeriod
         let waiting = runPresents - refreshes
+        guard waiting >= 0 else {
+            // The display showed every frame of the run and more: the chain may be empty. No frame
+            // carries over; the run starts again at this present.
+            runStart = time
+            runPresents = 1
+            return
+        }
         // Full: one frame on screen, the other buffers all waiting.
         if waiting >= Int64(max(buffers, Self.assumedBuffers) - 1) { unblockedWhileFull += 1 }
         runPresents += 1
