@@ -17,7 +17,7 @@ extension SDLHost {
     /// Handles one event as ``pumpEvents()`` does: applies it to the loop's mode, passes it to
     /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`; when the window has moved to another
     /// display, takes that display's refresh rate (see ``refreshRate``); when it is hidden,
-    /// minimized, shown or restored, tells the pacing (``PresentSource/isWindowHidden``).
+    /// minimized, shown or restored, tells the pacing (`PresentSource.isWindowHidden`).
     ///
     /// Useful for feeding events that a game polls itself, and in tests.
     public func handle(_ event: SDL_Event) {
@@ -39,7 +39,7 @@ extension SDLHost {
 
     /// Whether the window is hidden after a window event of kind `kind`: true when hidden or
     /// minimized, false when shown, restored, maximized or exposed, nil for other events. The
-    /// pacing follows it (``PresentSource/isWindowHidden``): nothing is measured or dropped while
+    /// pacing follows it (`PresentSource.isWindowHidden`): nothing is measured or dropped while
     /// nothing is shown.
     static func windowVisibility(after kind: UInt8) -> Bool? {
         switch SDL_WindowEventID(UInt32(kind)) {

@@ -144,8 +144,8 @@ public final class SDLHost {
     /// The loop's statistics report the same text.
     public var pacingDescription: String { source.pacingDescription }
 
-    /// How the source paces frames and why, typed (``PresentSource/pacingState``): a game switches
-    /// on it, and is told of changes through ``PresentSource/onPacingStateChange``.
+    /// How the source paces frames and why, typed (`PresentSource.pacingState`): a game switches
+    /// on it, and is told of changes through `PresentSource.onPacingStateChange`.
     public var pacingState: PacingState { source.pacingState }
 
     /// Called for every SDL event, in order, at the start of each frame (before timers and links).

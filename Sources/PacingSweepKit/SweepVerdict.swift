@@ -123,8 +123,13 @@ public struct SweepVerdict: Sendable {
             // Target against when the frame was shown, in frames on the vsync, for frames presented
             // before their target (a frame whose own work ran past it is late by the game's doing,
             // not the pacer's).
+            // (Presented before the true refresh the target stands for, when it is within the
+            // tolerance of one: a target a microsecond after the true vsync must not count a frame
+            // presented between them as in time.)
+            let nearest = Self.nearestRefresh(to: frame.target, in: lab.refreshTimes)
+            let aimed = abs(nearest - frame.target) <= Self.tolerance ? nearest : frame.target
             if frame.followsVsync, Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt,
-                lab.frames[Int(index)].presentedAt.nanoseconds <= frame.target
+                lab.frames[Int(index)].presentedAt.nanoseconds < aimed
             {
                 judged.insert(.targetNotShown)
                 if abs(shown.nanoseconds - frame.target) > Self.tolerance { fail(.targetNotShown, at: index) }
@@ -184,6 +189,18 @@ public struct SweepVerdict: Sendable {
         var best = Int64.max
         if after < refreshes.count { best = refreshes[after].nanoseconds - time }
         if after > 0 { best = min(best, time - refreshes[after - 1].nanoseconds) }
+        return best
+    }
+
+    /// The refresh nearest to `time` (`time` itself when there is none).
+    public static func nearestRefresh(to time: Int64, in refreshes: [FrameInstant]) -> Int64 {
+        let after = firstRefresh(after: time, in: refreshes)
+        var best = time
+        var distance = Int64.max
+        if after < refreshes.count {
+            (best, distance) = (refreshes[after].nanoseconds, refreshes[after].nanoseconds - time)
+        }
+        if after > 0, time - refreshes[after - 1].nanoseconds <= distance { best = refreshes[after - 1].nanoseconds }
         return best
     }
 

@@ -679,11 +679,10 @@ public final class PresentSource: FrameSource {
             return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
         }
         presentDurations.append(lastPresentDuration)
-        // A present blocked when it took a good part of a period, or, while frames follow the vsync
-        // grid, when it returned on the vsync after its call (called just before one, it waits a
-        // moment: latency mode calls it so).
-        let returnedOnVsync =
-            mode == .vsync && grid.isUsable && grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
+        // A present blocked when it took a good part of a period, or, once a grid is fitted, when
+        // it returned on the vsync after its call (called just before one, it waits a moment:
+        // latency mode calls it so, and so do frames that cost about a period).
+        let returnedOnVsync = grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
         let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
         chainFill.note(
             calledAt: presentStart, blocked: blocked, fastestPeriod: fastestPlausiblePeriod, buffers: swapChainBuffers)
@@ -1028,7 +1027,18 @@ public final class PresentSource: FrameSource {
         // found the chain full: its frame waits behind `chainDepth` others from the vsync that
         // released it.
         var shown = lastShownNumber.map { max($0 + 1, called + 1) } ?? called + 1
-        if blocked { shown = max(shown, number + chainDepth) }
+        if blocked {
+            // Released by vsync `number`: the frame is shown `chainDepth` vsyncs after it. The
+            // return says so more surely than the call's place on the grid (a present called within
+            // microseconds of a vsync may be placed on either side of it).
+            shown = max((lastShownNumber ?? .min) + 1, number + chainDepth)
+        } else {
+            // A present that returned at once found room: fewer frames than fill the chain waited
+            // ahead of it, so it is shown within `swapChainBuffers - 2` vsyncs of its call (the
+            // next one, with two or three buffers), whatever the model had queued (a return taken
+            // for a block, a hitch that drained the chain).
+            shown = min(shown, called + max(1, chainDepth))
+        }
         if let report = lastReport, report.frame <= presentCount {
             // Feedback says where a recent frame really went: the frames after it follow it.
             shown = max(shown, report.number + (presentCount - report.frame))
@@ -1175,12 +1185,16 @@ public final class PresentSource: FrameSource {
         }
         switch mode {
         case .deadline:
-            if median * 4 >= period && grid.isStable == true && !returnsFollowFrames {
+            if grid.isStable == true && !returnsFollowFrames && !vsyncIsFasterThanDisplay
+                && (receivesPresentationFeedback || lastReturnFits)
+            {
+                // A phase-stable grid, and the last present blocked and returned on it (or the
+                // presenter reports when frames were shown).
                 if receivesPresentationFeedback || !returnsWerePaced {
                     // The grid comes from presentation feedback, or from returns of presents that
                     // paced the frames themselves: it is the display's.
                     promoteToVsync(median: median)
-                } else if lastReturnFits {
+                } else {
                     // From a present that returned on the grid: its time from frame start to
                     // return places the probe's returns.
                     startPhaseProbe()

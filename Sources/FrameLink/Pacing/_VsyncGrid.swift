@@ -33,6 +33,16 @@ struct _VsyncGrid {
     /// Each quarter's lowest return within this of the line: the vsync is phase-stable (0.5 ms; an
     /// emulated vsync wanders by milliseconds, a real one's low returns sit on the line).
     static let stabilityTolerance: Int64 = 500_000
+    /// Returns after which a clean grid may be judged stable before ``stabilityWindow``: 24, so
+    /// that each quarter has 6 (0.4 s at 60 Hz).
+    static let earlyStabilityWindow = 24
+    /// Each quarter's lowest return within this of the line, for that early judgement: 0.1 ms, a
+    /// fifth of ``stabilityTolerance``. A real vsync with delays of a few hundred microseconds
+    /// meets it within a few dozen returns (the lowest of 8 exponential delays of mean 0.3 ms is
+    /// under 0.1 ms with probability 0.93); an emulated vsync, whose phase wanders as a random walk
+    /// of its timer's jitter, strays further than that within 32 ticks unless its jitter is tens of
+    /// microseconds (and such a timer passes the full window's 0.5 ms as well).
+    static let earlyStabilityTolerance: Int64 = 100_000
     /// Each quarter's lowest return within this of the line: phase-locked (50 µs).
     static let lockTolerance: Int64 = 50_000
     /// How far the line may still be from the true grid at the window's ends when it is declared
@@ -412,7 +422,18 @@ struct _VsyncGrid {
         }
         largestDelay = largest
         lineUncertainty = worstQuarterLow
-        guard count >= requiredForStability else { return }
+        guard count >= requiredForStability else {
+            // Clean returns are judged early: each quarter of 8 or more pins the line within
+            // earlyStabilityTolerance. (Returns with larger delays wait for the full window; only
+            // the full window may call a grid unstable.)
+            if isStable == nil, count >= Self.earlyStabilityWindow, worstQuarterLow <= Self.earlyStabilityTolerance {
+                isStable = true
+                isPhaseLocked =
+                    worstQuarterLow <= Self.lockTolerance
+                    && totalDelay * 16 <= Self.lockPrecision * Int64(count) * Int64(count)
+            }
+            return
+        }
         isStable = worstQuarterLow <= Self.stabilityTolerance
         isPhaseLocked =
             worstQuarterLow <= Self.lockTolerance && totalDelay * 16 <= Self.lockPrecision * Int64(count) * Int64(count)

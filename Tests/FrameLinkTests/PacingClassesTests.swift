@@ -1,0 +1,115 @@
+import FrameLink
+import Testing
+
+/// The classes of pacing defect that random displays found, each on the display lab against its
+/// ground truth; each of these failed before its fix.
+@MainActor
+@Suite("Pacing defects found by the sweep, each against the lab's truth")
+struct PacingClassesTests {
+    nonisolated static let hoveringDisplays: [(FrameRate, UInt64)] = [(.hz59_94, 1), (.hz60, 2), (.hz144, 3)]
+
+    /// Runs `frames` frames of `work(frameIndex)` on `lab`, telling the source `buffers`; returns
+    /// the source, the loop and every frame's (timestamp, target, whether on the vsync grid).
+    func run(
+        _ lab: DisplayLab, buffers: Int, frames: Int, work: @escaping (Int64) -> Duration
+    ) -> (PresentSource, FrameLoop) {
+        let source = lab.makeSource()
+        source.swapChainBuffers = buffers
+        let loop = FrameLoop(source: source)
+        DisplayLink { link in lab.work(for: work(link.frameIndex)) }.add(to: loop, forMode: .common)
+        loop.run(frames: frames)
+        return (source, loop)
+    }
+
+    @Test("a hitch that drains a triple-buffered chain leaves a real vsync in vsync mode (it was deadline for good)")
+    func hitchDrainsChain() {
+        let lab = DisplayLab(refresh: .fixed(FrameRate(numerator: 128), phase: .milliseconds(2)), buffers: 3)
+        let (source, loop) = run(lab, buffers: 3, frames: 700) { index in
+            index == 300 ? .milliseconds(220) : .microseconds(900)
+        }
+        #expect(source.mode == .vsync, "\(source.pacingDescription)")
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
+
+    @Test("frames hovering at 90–110 % of a period on three buffers: never judged 'vsync not honoured'")
+    func hoveringFramesOnThreeBuffers() {
+        let lab = DisplayLab(refresh: .fixed(.hz165, phase: .milliseconds(3)), buffers: 3)
+        var random = CostRandom(seed: 76)
+        let period = Double(FrameRate.hz165.periodNanoseconds)
+        let (source, _) = run(lab, buffers: 3, frames: 900) { _ in
+            .nanoseconds(Int64(period * (0.9 + 0.2 * random.unit())))
+        }
+        #expect(!source.pacingState.reason.isVsyncRejected, "\(source.pacingDescription)")
+    }
+
+    @Test("a drop learnt from feedback one frame late is booked, not capped away by a one-period interval")
+    func lateDropFromFeedback() {
+        let lab = DisplayLab(refresh: .fixed(.hz120, phase: .milliseconds(3)), buffers: 3, feedback: true)
+        let period = FrameRate.hz120.periodNanoseconds
+        let (_, loop) = run(lab, buffers: 3, frames: 600) { index in
+            .nanoseconds(period * 62 / 100 + (index == 400 || index == 450 ? period : 0))
+        }
+        #expect(lab.missedRefreshes > 0)
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
+
+    @Test(
+        "frames hovering at 95–105 % of a period on two buffers: targets, timestamps and drops as the display saw them",
+        arguments: Self.hoveringDisplays)
+    func hoveringFramesOnTwoBuffers(rate: FrameRate, seed: UInt64) {
+        // Presents land microseconds from a vsync, on either side of it.
+        let lab = DisplayLab(refresh: .fixed(rate, phase: .milliseconds(4)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var random = CostRandom(seed: seed)
+        var frames: [(index: Int64, timestamp: Int64, target: Int64, onVsync: Bool)] = []
+        DisplayLink { link in
+            frames.append(
+                (link.frameIndex, link.timestamp.nanoseconds, link.targetTimestamp.nanoseconds, source.isPhaseLocked))
+            lab.work(for: .nanoseconds(Int64(Double(rate.periodNanoseconds) * (0.95 + 0.1 * random.unit()))))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 900)
+        #expect(source.mode == .vsync, "\(source.pacingDescription)")
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+        let judged = frames.filter { $0.index >= 200 && $0.index < 890 }
+        #expect(judged.filter(\.onVsync).count * 10 >= judged.count * 9, "locked in most frames")
+        for frame in judged where frame.onVsync {
+            let truth = lab.frames[Int(frame.index)]
+            let vsync = lab.lastRefresh(atOrBefore: FrameInstant(nanoseconds: frame.timestamp + 50_000))
+            #expect(vsync.map { abs($0.nanoseconds - frame.timestamp) <= 100_000 } == true, "frame \(frame.index)")
+            guard let shown = truth.shownAt, truth.presentedAt.nanoseconds < frame.target - 100_000 else { continue }
+            #expect(abs(shown.nanoseconds - frame.target) <= 100_000, "frame \(frame.index)")
+        }
+    }
+
+    @Test("a steady display with light frames is paced by vsync within 40 frames (it took 96 or more)")
+    func vsyncSoon() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz60, phase: .milliseconds(5)), jitter: .exponential(mean: .microseconds(100)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var vsyncFrom: Int64?
+        DisplayLink { link in
+            if source.mode == .vsync, vsyncFrom == nil { vsyncFrom = link.frameIndex }
+            if source.mode != .vsync { vsyncFrom = nil }
+            lab.work(for: .milliseconds(3))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(vsyncFrom.map { $0 <= 40 } == true, "vsync from frame \(vsyncFrom.map(String.init) ?? "never")")
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
+}
+
+/// A small seeded generator for the tests' frame costs.
+struct CostRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
