@@ -1049,11 +1049,13 @@ public final class PresentSource: FrameSource {
         } else if receivesPresentationFeedback {
             knownDrops = 0
         } else if let previous = lastShownNumber {
-            // The refreshes the display showed the old frame longer than the k it should have;
-            // under a divisor, a frame of the chosen rate is dropped when they are more than half
-            // of it (as an interval over 1.5 periods drops one), counted exactly in refreshes.
+            // The refreshes the display showed the old frame longer than the k it should have,
+            // from where the model shows this frame (so a blocked present is placed by the vsync
+            // that released it, as its frame is); under a divisor, a frame of the chosen rate is
+            // dropped when they are more than half of it (as an interval over 1.5 periods drops
+            // one), counted exactly in refreshes.
             let interval = Int64(presentInterval)
-            knownDrops = Self.drops(missedRefreshes: called - previous - (interval - 1), interval: interval)
+            knownDrops = Self.drops(missedRefreshes: shown - previous - interval, interval: interval)
         } else if lastVsyncNumber == nil {
             knownDrops = dropsComingOntoGrid(at: number)
         } else {
