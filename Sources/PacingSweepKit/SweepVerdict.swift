@@ -173,7 +173,14 @@ public struct SweepVerdict: Sendable {
         while start + 60 < frames.count {
             let window = frames[start].index...frames[start + 60].index
             if window.allSatisfy(isJudged) {
-                let period = Self.period(at: stamps[start], in: lab.refreshTimes)
+                // A variable display's fastest period is its maximum rate's (the refreshes about a
+                // time are as far apart as the frames came); a fixed one's, its measured period.
+                let period =
+                    if case .variable(_, let maximum) = lab.refresh {
+                        maximum.periodNanoseconds
+                    } else {
+                        Self.period(at: stamps[start], in: lab.refreshTimes)
+                    }
                 if stamps[start + 60] - stamps[start] < 60 * period - period / 4 {
                     fail(.fasterThanDisplay, at: frames[start].index)
                     break
