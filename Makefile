@@ -66,13 +66,15 @@ test: deps lint build
 	$(MAKE) --no-print-directory example
 	$(MAKE) --no-print-directory snippets
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+	$(MAKE) --no-print-directory sweep SWEEP_SCENARIOS=1000 SWEEP_ALLOWED_FAILURES=$(SWEEP_CEILING)
 	$(MAKE) --no-print-directory docs
 	@swift_testing=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	xctest=$$(grep -oE "Executed [0-9]+ tests" $(OUT)/test.log | tail -1 | grep -oE "[0-9]+"); \
 	tsan=$$(grep -oE "Test run with [0-9]+ tests" $(OUT)/test-tsan.log | tail -1 | grep -oE "[0-9]+"); \
 	echo "(Swift Testing $$swift_testing, XCTest $$xctest, QueueTimer under TSan $$tsan; example, doc snippets and docs built;" \
 	  "frame logs fuzzed for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz/FrameLogFuzz.log | tail -1 | grep -oE "[0-9]+") inputs," \
-	  "pacing sources for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz/PacingFuzz.log | tail -1 | grep -oE "[0-9]+") inputs, no crash)"; \
+	  "pacing sources for 60 s: $$(grep -oE "Done [0-9]+ runs" $(OUT)/fuzz/PacingFuzz.log | tail -1 | grep -oE "[0-9]+") inputs, no crash;" \
+	  "pacing sweep: $$(grep -oE "^[0-9]+ of [0-9]+ scenarios pass" $(OUT)/sweep.log), at most $(SWEEP_CEILING) may fail)"; \
 	echo "tests: $$((swift_testing + xctest + tsan)) passed, 0 failed"
 
 # Examples/MinimalGame: an outside package depending on FrameLink by path; built and run headless.
@@ -125,11 +127,18 @@ fuzz: deps
 # never faster than the display, timestamps on the true vsync, whole-period deltas, targets when
 # shown). Prints the failures per check and one line to reproduce each failing scenario
 # (`PacingSweep --seed S --scenario K`). Exits 1 while any scenario fails.
+# make test runs 1,000 of them and fails when more than SWEEP_CEILING fail: a ratchet, lowered as
+# fixes land, on the way to zero (issue 29).
 SWEEP_SCENARIOS ?= 100000
 SWEEP_SEED ?= 1
+SWEEP_ALLOWED_FAILURES ?= 0
+SWEEP_CEILING := 200
 sweep: deps
 	$(SWIFT) build -c release --product PacingSweep 2>&1 | tail -1
-	$$($(SWIFT) build -c release --show-bin-path)/PacingSweep --seed $(SWEEP_SEED) --scenarios $(SWEEP_SCENARIOS)
+	@mkdir -p $(OUT)
+	@status=0; $$($(SWIFT) build -c release --show-bin-path)/PacingSweep --seed $(SWEEP_SEED) \
+	  --scenarios $(SWEEP_SCENARIOS) --show 20 --allowed-failures $(SWEEP_ALLOWED_FAILURES) > $(OUT)/sweep.log 2>&1 \
+	  || status=$$?; cat $(OUT)/sweep.log; exit $$status
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
