@@ -173,7 +173,7 @@ public final class PresentSource: FrameSource {
     /// Whether the source halves the frame rate while frames run over budget (off by default).
     public var automaticFrameRate = false {
         didSet {
-            if !automaticFrameRate { setHalvesRate(false, because: nil, back: "automatic frame rate turned off") }
+            if !automaticFrameRate { apply(autoFrameRate.turnOff(), back: "automatic frame rate turned off") }
         }
     }
 
@@ -185,8 +185,11 @@ public final class PresentSource: FrameSource {
         (mode == .vsync ? rangeInterval : 1) * (halvesRate ? 2 : 1)
     }
 
+    /// The automatic frame rate's state.
+    private var autoFrameRate = _AutoFrameRate()
+
     /// Whether auto frame rate has halved the rate.
-    private var halvesRate = false
+    private var halvesRate: Bool { autoFrameRate.isHalved }
 
     /// The vsyncs per frame chosen for the requested range while frames follow the vsync (1
     /// without one, or while the range is paced directly), for the display's rate (measured when
@@ -323,9 +326,7 @@ public final class PresentSource: FrameSource {
     /// (`"the display reports no refresh rate, 60 Hz assumed"`).
     public var note: String?
     private var presentDurations = _Ring(capacity: 16)
-    private var frameCosts = _Ring(capacity: 30)
     private var lastTimestamp: Int64?
-    private var autoRateReason: String?
     /// The vsync grid fitted to blocking presents' returns (or to presentation feedback).
     private var grid: _VsyncGrid
     /// The grid's relock count when the numbers below were taken: a relock renumbers the grid.
@@ -584,7 +585,11 @@ public final class PresentSource: FrameSource {
         if !pacesRequestedRateDirectly, let choice = frameRateChoice {
             text += "; frame-rate range \(choice.range): \(choice.rate), \(choice.reason)"
         }
-        if let autoRateReason { text += "; \(autoRateReason)" }
+        if case .halved(let cost, let budget) = autoFrameRate.state {
+            text +=
+                "; presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the "
+                + "\(Milliseconds(budget)) ms budget"
+        }
         if let note { text += " (\(note))" }
         if clock.sleepsInRealTime, let mainQueueNote = MainQueueDrain.note { text += "; \(mainQueueNote)" }
         return text
@@ -1439,31 +1444,33 @@ public final class PresentSource: FrameSource {
     private func noteFrameCost(_ cost: Int64) {
         recentCosts.append(cost)
         guard automaticFrameRate else { return }
-        frameCosts.append(cost)
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
         let budget = refreshRate.periodNanoseconds / (halvesRate ? 2 : 1)
-        if !halvesRate && frameCosts.count >= 10 && frameCosts.mean(last: 10) > budget * 95 / 100 {
-            let every =
-                mode == .deadline && requestedRange != nil
-                ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"
-            setHalvesRate(
-                true,
-                because: "presenting every \(every): frame cost \(Milliseconds(frameCosts.mean(last: 10))) ms "
-                    + "over the \(Milliseconds(budget)) ms budget")
-        } else if halvesRate && frameCosts.count >= 30 && frameCosts.mean(last: 30) < budget * 70 / 100 {
-            setHalvesRate(false, because: nil)
-        }
+        apply(autoFrameRate.noteFrameCost(cost, budget: budget))
     }
 
-    /// Halves the rate (presents on every 2nd vsync, or every 2nd deadline), because of `why`, or
-    /// returns to the full rate (`why` nil) for the reason `back`.
-    private func setHalvesRate(
-        _ halves: Bool, because why: String?, back: String = "the frame cost is under 70 % of the budget"
+    /// What the halved rate presents on: every 2nd deadline of a requested range's rate, or every
+    /// 2k-th vsync for a divisor k.
+    private var halvedCadence: String {
+        mode == .deadline && requestedRange != nil
+            ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"
+    }
+
+    /// Logs what the automatic frame rate did (`back` says why it went back to the full rate).
+    private func apply(
+        _ action: _AutoFrameRate.Action, back: String = "the frame cost is under 70 % of the budget"
     ) {
-        guard halves != halvesRate else { return }
-        FrameLinkLogging.logger.debug("automatic frame rate: \(why ?? "back to the full rate: \(back)")")
-        halvesRate = halves
-        autoRateReason = why
-        frameCosts.removeAll()
+        switch action {
+        case .none:
+            break
+        case .halve:
+            if case .halved(let cost, let budget) = autoFrameRate.state {
+                FrameLinkLogging.logger.debug(
+                    "automatic frame rate: presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the \(Milliseconds(budget)) ms budget"
+                )
+            }
+        case .restore:
+            FrameLinkLogging.logger.debug("automatic frame rate: back to the full rate: \(back)")
+        }
     }
 }
