@@ -48,6 +48,15 @@ struct ProgrammerErrorTests {
         #expect(clock.fixedStep == .nanoseconds(1) && clock.maximumStepsPerFrame == 1)
         let lab = DisplayLab(refresh: .fixed(.hz60, phase: .nanoseconds(16_666_666)), buffers: 8)
         #expect(lab.buffers == 8)
+        lab.latchDeadline = .nanoseconds(999_999_999)
+        lab.gpuTime = .nanoseconds(999_999_999)
+        lab.hiddenPresent = .waitsForFrameCallbacks(timeout: .seconds(10))
+        lab.changeRefresh(to: .fixed(.hz75), blankingFor: .seconds(2))
+        #expect(lab.latchDeadline == .nanoseconds(999_999_999) && lab.gpuTime == .nanoseconds(999_999_999))
+        let lognormal = PresentJitter.lognormal(median: .milliseconds(500), percentile99: .milliseconds(500))
+        #expect(lognormal == .lognormal(median: .milliseconds(500), percentile99: .milliseconds(500)))
+        let sampled = PresentJitter.sampled(Array(repeating: .seconds(10), count: 100_000))
+        #expect(sampled.description == "sampled from 100000 delays, mean 10000.0 ms")
         let values = AnimatedValues(repeating: 0.0, count: 0)
         #expect(values.count == 0)
     }
@@ -177,6 +186,48 @@ struct ProgrammerErrorTests {
         },
         Case("DisplayLab.presentCost = 2 s", "DisplayLab.presentCost") {
             DisplayLab(refresh: .fixed(.hz60)).presentCost = .seconds(2)
+        },
+        Case("PresentJitter.lognormal(median: .zero)", "a wake-up is never instant") {
+            _ = PresentJitter.lognormal(median: .zero, percentile99: .milliseconds(1))
+        },
+        Case("PresentJitter.lognormal(percentile99: below the median)", "is below the median") {
+            _ = PresentJitter.lognormal(median: .milliseconds(1), percentile99: .microseconds(500))
+        },
+        Case(
+            "PresentJitter.lognormal(percentile99: 1 s)", "lognormal(median:percentile99:): 1.0 seconds is longer than"
+        ) {
+            _ = PresentJitter.lognormal(median: .milliseconds(1), percentile99: .seconds(1))
+        },
+        Case("PresentJitter.sampled([])", "PresentJitter.sampled: no delays") { _ = PresentJitter.sampled([]) },
+        Case("PresentJitter.sampled(100,001 delays)", "100001 delays; pass at most 100000") {
+            _ = PresentJitter.sampled(Array(repeating: .zero, count: 100_001))
+        },
+        Case(
+            "PresentJitter.sampled([-1 µs])",
+            "PresentJitter.sampled: -1e-06 seconds is negative; a present cannot return early"
+        ) {
+            _ = PresentJitter.sampled([.zero, .microseconds(-1)])
+        },
+        Case("PresentJitter.sampled([11 s])", "PresentJitter.sampled: 11.0 seconds is longer than") {
+            _ = PresentJitter.sampled([.seconds(11)])
+        },
+        Case(
+            "DisplayLab.latchDeadline = 1 s",
+            "DisplayLab.latchDeadline 1.0 seconds: must be from zero to under a second"
+        ) {
+            DisplayLab(refresh: .fixed(.hz60)).latchDeadline = .seconds(1)
+        },
+        Case("DisplayLab.gpuTime = -1 µs", "DisplayLab.gpuTime") {
+            DisplayLab(refresh: .fixed(.hz60)).gpuTime = .microseconds(-1)
+        },
+        Case("DisplayLab.changeRefresh(blankingFor: 3 s)", "the gap must be from zero to 2.0 seconds") {
+            DisplayLab(refresh: .fixed(.hz60)).changeRefresh(to: .fixed(.hz75), blankingFor: .seconds(3))
+        },
+        Case("DisplayLab.hiddenPresent timeout .zero", "the timeout must be above zero and at most 10.0 seconds") {
+            DisplayLab(refresh: .fixed(.hz60)).hiddenPresent = .waitsForFrameCallbacks(timeout: .zero)
+        },
+        Case("DisplayLab.hiddenPresent timeout 11 s", "waitsForFrameCallbacks(timeout: 11.0 seconds)") {
+            DisplayLab(refresh: .fixed(.hz60)).hiddenPresent = .waitsForFrameCallbacks(timeout: .seconds(11))
         },
     ]
 

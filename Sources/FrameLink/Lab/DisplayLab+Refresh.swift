@@ -2,16 +2,32 @@ extension DisplayLab {
     /// How a simulated display refreshes.
     public enum Refresh: Sendable, Equatable, CustomStringConvertible {
         /// A real vsync: refreshes exactly `rate` apart, the first at `phase` after the lab's start.
+        /// Each refresh shows the oldest queued frame if it was ready (presented, plus the lab's
+        /// ``DisplayLab/gpuTime``) more than the lab's ``DisplayLab/latchDeadline`` before it.
         case fixed(FrameRate, phase: Duration = .zero)
-        /// Variable refresh (VRR, FreeSync, G-Sync): a frame is shown as soon as it is presented, but
-        /// no sooner than one period of `maximum` after the last refresh; without a new frame the
-        /// display refreshes again (repeating the old one) one period of `minimum` after the last.
+        /// Variable refresh (VRR, FreeSync, G-Sync): a frame is shown as soon as it is ready
+        /// (presented, plus the lab's ``DisplayLab/gpuTime``), but no sooner than one period of
+        /// `maximum` after the last refresh; without a ready frame the display refreshes again
+        /// (repeating the old one) one period of `minimum` after the last.
         case variable(minimum: FrameRate, maximum: FrameRate)
-        /// An emulated vsync like Xvfb's: present is throttled to `rate` counted from the last
-        /// present's return, plus the lab's jitter, so the phase wanders: not phase-stable.
+        /// An emulated vsync like Xvfb's: a free-running timer, not a display's refresh.
+        ///
+        /// The timer starts at the first present's call (and again at the first present after a
+        /// change of refresh). Each tick is one period of `rate` after the tick before it, moved by
+        /// a draw of the lab's jitter less the jitter's mean: the ticks keep `rate` on average, but
+        /// their phase wanders (not phase-stable), and the jitter moves the ticks instead of
+        /// delaying present's return. A present blocks until the first tick after its call (one
+        /// called exactly on a tick waits for the next; ticks that passed while the game was busy
+        /// are skipped, not caught up), the frame counts as shown at that tick (or when it is
+        /// ready, if the lab's ``DisplayLab/gpuTime`` makes that later), and present returns the
+        /// lab's ``DisplayLab/presentCost`` after the tick. There is no swap chain (the lab's
+        /// buffers do not matter), no refresh is recorded in ``DisplayLab/refreshTimes`` and none
+        /// counts as missed, and a hidden window changes none of this.
         case emulated(FrameRate)
-        /// No vsync at all (SDL's dummy driver): present returns at once and the frame counts as
-        /// shown then.
+        /// No vsync at all (SDL's dummy driver): present returns after the lab's
+        /// ``DisplayLab/presentCost`` and the frame counts as shown when it is ready: when present
+        /// was called, unless the lab's ``DisplayLab/gpuTime`` is set. A hidden window changes
+        /// none of this.
         case none
 
         /// The kind and rate, such as `"fixed 59.94 Hz"` or `"variable 48–144 Hz"`.
