@@ -37,7 +37,10 @@ public struct SweepRun {
         lab = DisplayLab(
             refresh: scenario.refresh, buffers: scenario.buffers, jitter: scenario.jitter, seed: scenario.labSeed,
             feedback: scenario.feedback)
-        let source = lab.makeSource()
+        lab.hiddenPresent = scenario.hiddenPresent
+        let source = lab.makeSource(nominalRate: scenario.cap)
+        // A cap is a rate the game asked the host for (SDLHost says so).
+        source.capsAtDisplayRefreshRate = scenario.cap != nil
         source.swapChainBuffers = scenario.buffers
         self.source = source
         let loop = FrameLoop(source: source)
@@ -45,7 +48,7 @@ public struct SweepRun {
         let recorder = SweepRecorder()
         var random = SweepRandom(seed: scenario.labSeed ^ 0x5EED)
         let lab = lab
-        var period = scenario.rate.periodNanoseconds
+        var period = (scenario.cap ?? scenario.rate).periodNanoseconds
         let link = DisplayLink { link in
             recorder.frames.append(
                 Frame(
@@ -61,7 +64,7 @@ public struct SweepRun {
                 if link.frameIndex == hidden.upperBound { (lab.isHidden, source.isWindowHidden) = (false, false) }
             }
             if let move = scenario.move, link.frameIndex == move.frame {
-                lab.changeRefresh(to: move.refresh)
+                lab.changeRefresh(to: move.refresh, blankingFor: scenario.modesetGap)
                 let rate = SweepScenario.rate(of: move.refresh)
                 // The host learns of the new display: its rate, and that it has no variable range.
                 if case .fixed = move.refresh { source.variableRefreshRange = nil }

@@ -46,6 +46,14 @@ public struct SweepScenario: Sendable, CustomStringConvertible {
     public let hidden: ClosedRange<Int64>?
     /// A move to another display: the frame and its refresh.
     public let move: (frame: Int64, refresh: DisplayLab.Refresh)?
+    /// A cap on a variable-refresh display: the rate the host tells the source (a rate the game
+    /// asked for), below the display's maximum; frames never come faster than it.
+    public let cap: FrameRate?
+    /// How long the display shows nothing when the window moves to another display (a modeset).
+    public let modesetGap: Duration
+    /// What present does while the window is hidden: return at once (X11) or wait for frame
+    /// callbacks that stop coming, until a timeout (Wayland).
+    public let hiddenPresent: DisplayLab.HiddenPresent
     /// The frames the loop runs.
     public let frames: Int
     /// The seed of the lab's jitter and the workload's draws.
@@ -77,6 +85,7 @@ public struct SweepScenario: Sendable, CustomStringConvertible {
             refresh = fixedRefresh()
         }
         buffers = random.unit() < 0.5 ? 2 : 3
+        var jitter: PresentJitter
         switch random.below(3) {
         case 0: jitter = .none
         case 1: jitter = .uniform(upTo: .nanoseconds(Int64(50_000 + random.unit() * 1_450_000)))
@@ -109,6 +118,27 @@ public struct SweepScenario: Sendable, CustomStringConvertible {
         move =
             random.unit() < 0.1 && hidden == nil
             ? (Int64(200 + random.below(frames - 400)), fixedRefresh()) : nil
+        // Drawn after everything above, so that those stay as they were drawn before these came.
+        // A quarter of the delays have a floor (log-normal: real wake-ups are never instant).
+        if random.unit() < 0.25 {
+            let median = Int64(50_000 + random.unit() * 350_000)
+            jitter = .lognormal(
+                median: .nanoseconds(median),
+                percentile99: .nanoseconds(Int64(Double(median) * (2 + 2 * random.unit()))))
+        }
+        self.jitter = jitter
+        // A third of the variable displays are capped below their maximum.
+        if case .variable(let minimum, let maximum) = refresh, random.unit() < 0.3 {
+            let low = max(minimum.framesPerSecond, 30)
+            let high = maximum.framesPerSecond * 0.9
+            cap = FrameRate(numerator: Int64((low + random.unit() * (high - low)).rounded()))
+        } else {
+            cap = nil
+        }
+        modesetGap = .milliseconds(Int64(50 + random.below(150)))
+        hiddenPresent =
+            random.unit() < 0.5
+            ? .returnsAtOnce : .waitsForFrameCallbacks(timeout: .milliseconds(Int64(50 + random.below(950))))
     }
 
     /// The display's rate (its maximum, for variable refresh).
@@ -130,8 +160,9 @@ public struct SweepScenario: Sendable, CustomStringConvertible {
         ]
         if !overruns.isEmpty { parts.append("overruns at \(overruns.keys.sorted())") }
         if let hitch { parts.append("a \(hitch.duration) hitch at \(hitch.frame)") }
-        if let hidden { parts.append("hidden \(hidden)") }
-        if let move { parts.append("moved to \(move.refresh) at \(move.frame)") }
+        if let cap { parts.append("capped at \(cap)") }
+        if let hidden { parts.append("hidden \(hidden), present \(hiddenPresent)") }
+        if let move { parts.append("moved to \(move.refresh) at \(move.frame), blank \(modesetGap)") }
         return parts.joined(separator: ", ")
     }
 }

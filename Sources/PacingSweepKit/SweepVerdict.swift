@@ -173,11 +173,12 @@ public struct SweepVerdict: Sendable {
         while start + 60 < frames.count {
             let window = frames[start].index...frames[start + 60].index
             if window.allSatisfy(isJudged) {
-                // A variable display's fastest period is its maximum rate's (the refreshes about a
-                // time are as far apart as the frames came); a fixed one's, its measured period.
+                // A variable display's fastest period is its maximum rate's, or its cap's (the
+                // refreshes about a time are as far apart as the frames came); a fixed one's, its
+                // measured period.
                 let period =
                     if case .variable(_, let maximum) = lab.refresh {
-                        maximum.periodNanoseconds
+                        (scenario.cap ?? maximum).periodNanoseconds
                     } else {
                         Self.period(at: stamps[start], in: lab.refreshTimes)
                     }

@@ -29,6 +29,11 @@ struct PacingSweepTests {
         #expect(scenarios.contains { $0.hidden != nil } && scenarios.contains { $0.move != nil })
         #expect(scenarios.contains { $0.hitch != nil } && scenarios.contains { !$0.overruns.isEmpty })
         #expect(Set(scenarios.map { "\($0.cost)".prefix(5) }).count == 3)
+        // Floored delays, caps on variable displays, Wayland-style hidden windows, modeset gaps.
+        #expect(scenarios.contains { "\($0.jitter)".hasPrefix("log-normal") })
+        #expect(scenarios.contains { $0.cap != nil })
+        #expect(scenarios.contains { $0.hidden != nil && $0.hiddenPresent != .returnsAtOnce })
+        #expect(scenarios.allSatisfy { $0.modesetGap >= .milliseconds(50) && $0.modesetGap < .milliseconds(200) })
         #expect(scenarios.allSatisfy { (30...240).contains($0.rate.framesPerSecond) || !isFixed($0) })
     }
 
