@@ -8,7 +8,8 @@ import FrameLink
 /// hidden window, a move or a hitch.
 public enum SweepCheck: String, CaseIterable, Sendable {
     /// The drops booked equal the refreshes the display missed, frame by frame (booked at most as
-    /// many frames late as the swap chain has buffers, as feedback arrives).
+    /// many frames late as the swap chain has buffers, as feedback arrives); on a display that
+    /// never revealed its vsync, never more than the chain holds apart.
     case drops
     /// Never more frames per second than the display shows: any 60 intervals take at least 60
     /// periods less a quarter.
@@ -84,6 +85,17 @@ public struct SweepVerdict: Sendable {
         truthPrefix.reserveCapacity(lab.frames.count + 1)
         for frame in lab.frames { truthPrefix.append(truthPrefix[truthPrefix.count - 1] + frame.missedRefreshes) }
 
+        // Whether the display revealed its vsync to the game: feedback, or a quarter of the judged
+        // presents blocked until a refresh.
+        var judgedPresents = 0
+        var blockingPresents = 0
+        for index in 0..<Int64(lab.frames.count) where isJudged(index) {
+            judgedPresents += 1
+            if lab.frames[Int(index)].framesQueuedAhead >= scenario.buffers - 2 { blockingPresents += 1 }
+        }
+        let revealed =
+            scenario.feedback || Double(blockingPresents) >= Self.revealingBlockedShare * Double(judgedPresents)
+
         judged.insert(.drops)
         var segmentDifference: Int?
         var deviatingFrames = 0
@@ -92,7 +104,6 @@ public struct SweepVerdict: Sendable {
         var timestampsNear = 0
         var judgedFrames = 0
         var lockedFrames = 0
-        var blockedPresents = 0
         var previousWasLocked = false
         for (position, frame) in frames.enumerated() {
             let index = frame.index
@@ -105,16 +116,18 @@ public struct SweepVerdict: Sendable {
             previousWasLocked = frame.followsVsync
             judgedFrames += 1
             if frame.followsVsync { lockedFrames += 1 }
-            if Int(index) < lab.frames.count, lab.frames[Int(index)].framesQueuedAhead >= scenario.buffers - 2 {
-                blockedPresents += 1
-            }
             // Drops: booked minus truth stays the same through each judged stretch; it may differ
             // for as many frames as a swap chain holds (a drop learnt from feedback is booked when
-            // the frame's report comes, up to buffers − 1 frames later), never longer.
+            // the frame's report comes, up to buffers − 1 frames later), never longer. On a display
+            // that never revealed its vsync (a chain with room that frames never fill, no feedback)
+            // no pacer can know when the chain ran dry, only that frames were late: there the
+            // count may lag the truth, but never by more than the chain holds.
             let difference = frame.droppedSoFar - truthPrefix[Int(index)]
             if let base = segmentDifference {
                 deviatingFrames = difference == base ? 0 : deviatingFrames + 1
-                if deviatingFrames > scenario.buffers { fail(.drops, at: index) }
+                if revealed ? deviatingFrames > scenario.buffers : abs(difference - base) >= scenario.buffers {
+                    fail(.drops, at: index)
+                }
             } else {
                 segmentDifference = difference
                 deviatingFrames = 0
@@ -157,9 +170,7 @@ public struct SweepVerdict: Sendable {
         }
 
         // A display that revealed its vsync: the source must use it.
-        if isFixed && judgedFrames > 0
-            && (scenario.feedback || Double(blockedPresents) >= Self.revealingBlockedShare * Double(judgedFrames))
-        {
+        if isFixed && judgedFrames > 0 && revealed {
             judged.insert(.notLocked)
             if Double(lockedFrames) < Self.requiredLockedShare * Double(judgedFrames) {
                 fail(.notLocked, at: Self.startAllowance)

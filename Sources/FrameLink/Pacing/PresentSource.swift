@@ -942,24 +942,18 @@ public final class PresentSource: FrameSource {
         return fits
     }
 
-    /// Takes in the reported presentations: the refreshes missed between consecutive reported
-    /// frames, and where the last presented frame will be shown. Returns the missed refreshes, or
-    /// nil if nothing was reported.
-    private func takeReports() -> Int? {
+    /// Takes in the reported presentations: the vsync of the grid each reported frame was shown
+    /// on, the newest kept in ``lastReport`` for the swap-chain model to place the frames after it.
+    /// (Drops are the model's, counted where it shows each frame: a report corrects where frames
+    /// are shown, and a drop is booked at the boundary where the model knows of it, not when the
+    /// report arrives a frame or two later, in an interval too short to hold it.)
+    private func takeReports() {
         absorbReports()
-        guard !unbookedTimes.isEmpty else { return nil }
-        var missed = 0
         for (frame, time) in zip(unbookedFrames, unbookedTimes) {
-            let number = grid.number(atOrBefore: time + _VsyncGrid.earlyTolerance)
-            if let last = lastReport, frame == last.frame + 1, number > last.number {
-                let interval = Int64(presentInterval)
-                missed += Self.drops(missedRefreshes: number - last.number - interval, interval: interval)
-            }
-            lastReport = (frame, number)
+            lastReport = (frame, grid.number(atOrBefore: time + _VsyncGrid.earlyTolerance))
         }
         unbookedTimes.removeAll(keepingCapacity: true)
         unbookedFrames.removeAll(keepingCapacity: true)
-        return missed
     }
 
     /// Fits the grid to the reports that came in, and keeps them for booking.
@@ -1024,9 +1018,9 @@ public final class PresentSource: FrameSource {
     /// model, and the target of the next frame.
     private func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
         let time = grid.time(ofNumber: number)
-        // Feedback that came in up to now, the wait included: a late frame's report arrives when it
-        // is shown, at the vsync just waited for, and is booked with the long interval it made.
-        let reportedMisses = receivesPresentationFeedback ? takeReports() : nil
+        // Feedback that came in up to now, the wait included: where recent frames were really
+        // shown, which places the frames after them.
+        if receivesPresentationFeedback { takeReports() }
         // The swap chain shows each frame at the first vsync after its present, after the frame
         // before it; the vsyncs in between showed the old frame again. A present that blocked
         // found the chain full: its frame waits behind `chainDepth` others from the vsync that
@@ -1049,11 +1043,7 @@ public final class PresentSource: FrameSource {
             shown = max(shown, report.number + (presentCount - report.frame))
             if report.frame == presentCount { shown = report.number }
         }
-        if let reportedMisses {
-            knownDrops = reportedMisses
-        } else if receivesPresentationFeedback {
-            knownDrops = 0
-        } else if let previous = lastShownNumber {
+        if let previous = lastShownNumber {
             // The refreshes the display showed the old frame longer than the k it should have,
             // from where the model shows this frame (so a blocked present is placed by the vsync
             // that released it, as its frame is); under a divisor, a frame of the chosen rate is

@@ -167,15 +167,20 @@ struct _VsyncGrid {
         reset()
     }
 
-    /// The line frames are timed by: the fitted line itself until it is phase-locked; from then on
-    /// it follows the fit at most ``slew`` per fit (jumping only when it is ``jump`` away), so that
-    /// a refit never makes one frame's `deltaTime` differ from a whole number of periods by more
-    /// than that. Anchored at a vsync number.
+    /// The line frames are timed by: the first fit, then following the fit by an eighth of the gap
+    /// per fit until it is phase-locked (``unlockedConvergence``), and from then on by at most
+    /// ``slew`` per fit (jumping only when it is ``jump`` away), so that a refit never makes one
+    /// frame's `deltaTime` differ from a whole number of periods by more than that. Anchored at a
+    /// vsync number.
     private var published: (number: Int64, time: Double, period: Double)?
     /// The most the published line moves per fit: 0.5 µs.
     static let slew = 500.0
     /// A published line this far from the fit is moved at once: 0.25 ms.
     static let jump = 250_000.0
+    /// How an unlocked line follows the fit: by an eighth of the gap per fit, so a correction of
+    /// 100 µs (the fit sharpening as returns come in) spreads over a dozen frames and moves no
+    /// frame's deltaTime by more than 13 µs (it jumped by the whole gap before).
+    static let unlockedConvergence = 8.0
 
     /// The number of the last vsync at or before `time` (with a 1 µs allowance for rounding), on
     /// the published line.
@@ -202,14 +207,16 @@ struct _VsyncGrid {
     private mutating func publish() {
         guard let newest = numbers.last else { return }
         let fitted = origin + Double(newest) * period
-        guard let current = published, isPhaseLocked else {
-            // Until the line is pinned, frames follow the best fit as it is.
+        guard let current = published else {
             published = (newest, fitted, period)
             return
         }
         let now = current.time + Double(newest - current.number) * current.period
         let gap = fitted - now
-        let step = abs(gap) > Self.jump ? gap : min(max(gap, -Self.slew), Self.slew)
+        // Locked, the line moves at most `slew` per fit; until then, by an eighth of the gap (the
+        // fit sharpens as returns come in, and a frame's deltaTime must not jump with it).
+        let most = isPhaseLocked ? Self.slew : max(Self.slew, abs(gap) / Self.unlockedConvergence)
+        let step = abs(gap) > Self.jump ? gap : min(max(gap, -most), most)
         published = (newest, now + step, period)
     }
 
