@@ -64,9 +64,12 @@ extension SDLHost {
 
     /// When `event` happened on the loop's timeline: SDL stamps events in milliseconds since it
     /// started, so the event is placed that long before now (never in the future, and never more
-    /// than a second back, for a stamp that is not SDL's).
+    /// than a second back, for a stamp that is not SDL's); on a virtual clock, now.
     func inputInstant(of event: SDL_Event) -> FrameInstant {
         let now = loop.now.nanoseconds
+        // SDL's stamps are real milliseconds: on a virtual clock (the headless host) they say
+        // nothing about the loop's time, and the event is placed when it is pumped.
+        guard source.clock.sleepsInRealTime else { return FrameInstant(nanoseconds: now) }
         let age = Int64(SDL_GetTicks()) - Int64(event.common.timestamp)
         let ageNanoseconds = min(max(age, 0), 1_000) * 1_000_000
         return FrameInstant(nanoseconds: max(0, now - ageNanoseconds))
