@@ -82,6 +82,20 @@ struct PacingClassesTests {
         }
     }
 
+    @Test(
+        "frames of a steady 85–95 % of a period on two buffers: vsync and locked (90 % stayed measuring)",
+        arguments: [0.85, 0.9, 0.95])
+    func steadyHeavyFrames(fraction: Double) {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)), seed: 7)
+        let (source, loop) = run(lab, buffers: 2, frames: 1_200) { _ in
+            .nanoseconds(Int64(fraction * Double(FrameRate.hz60.periodNanoseconds)))
+        }
+        #expect(source.mode == .vsync, "\(source.pacingDescription)")
+        #expect(source.isPhaseLocked, "\(source.pacingDescription)")
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
+
     @Test("a steady display with light frames is paced by vsync within 40 frames (it took 96 or more)")
     func vsyncSoon() {
         let lab = DisplayLab(

@@ -900,9 +900,18 @@ public final class PresentSource: FrameSource {
     /// frames).
     static let reprobeFrames: Int64 = 8
 
-    /// A present that took an eighth of a period or more waited for a vsync; a shorter one may
-    /// not have (it returns in the present's own cost, tens of microseconds).
-    private var blockingThreshold: Int64 { currentPeriod / 8 }
+    /// A present that took ``blockingPresent`` or more (an eighth of a period, if that is less)
+    /// waited for a vsync; a shorter one may not have (it returns in the present's own cost, tens
+    /// of microseconds). (An eighth of a period alone missed frames of 90 % of a period on two
+    /// buffers, whose presents wait about a tenth of one: no return was ever taken, and the source
+    /// measured for good.)
+    private var blockingThreshold: Int64 { min(currentPeriod / 8, Self.blockingPresent) }
+
+    /// How long a present that waited for a vsync takes at least: 0.5 ms, ten times what a present
+    /// that does not wait costs (tens of microseconds: a swap-chain entry queued). A present whose
+    /// own work is that slow (a software renderer drawing in it) is told apart by its returns,
+    /// which follow the calls (the phase probe).
+    static let blockingPresent: Int64 = 500_000
 
     private var currentPeriod: Int64 {
         (mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate).periodNanoseconds

@@ -226,7 +226,10 @@ struct _VsyncGrid {
     /// only a moment.)
     func returnsOnVsync(calledAt call: Int64, returnedAt time: Int64) -> Bool {
         guard hasGrid else { return false }
-        let early = earlyAllowance
+        // A present that waited for a vsync returns after it: before the line only by the line's
+        // own error (not the wider allowance that numbers returns: a present that returned at once
+        // just before a vsync did not wait for it).
+        let early = min(lineUncertainty, Int64(period * Self.earliestNumberableFraction))
         let number = fittedNumber(atOrBefore: time + early)
         let delay = time - fittedTime(ofNumber: number)
         let allowed = allowedDelay(early: early)
