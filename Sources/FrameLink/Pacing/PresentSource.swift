@@ -15,9 +15,10 @@
 ///
 /// While pacing is ``Pacing/automatic`` the source keeps checking what present does (windows get
 /// moved to another display; the host says when one is hidden, ``isWindowHidden``):
-/// - **vsync** when the median present of the last 16 frames blocks for a quarter of a period or
-///   more and the returns keep a phase; the period is measured from the grid, so a 59.94 Hz display
-///   that SDL reports as 59 Hz (or that an override calls 75 Hz) is paced and counted at 59.94 Hz;
+/// - **vsync** when presents block and their returns fit a phase-stable grid (judged from 24 clean
+///   returns, or 96), the last present having returned on it; the period is measured from the
+///   grid, so a 59.94 Hz display that SDL reports as 59 Hz (or that an override calls 75 Hz) is
+///   paced and counted at 59.94 Hz;
 /// - **deadline** when present does not wait for the vsync: presents that returned at once
 ///   although a FIFO swap chain must have been full (more frames presented, back to back, than the
 ///   display can have shown plus what a chain of three buffers holds: see the DocC article).
