@@ -96,6 +96,32 @@ struct PacingClassesTests {
         #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
     }
 
+    @Test("slow present returns (a 3.6 ms tail, 1 in 400) keep their frames on the vsync: deltaTime stays whole")
+    func oneSlowReturn() {
+        // Delays of 0–0.3 ms, and one of 3.6 ms at frame 400 (a long tail of the compositor's).
+        var delays = [Duration](repeating: .microseconds(150), count: 399)
+        delays.append(.microseconds(3_600))
+        let lab = DisplayLab(refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .sampled(delays), seed: 7)
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var deltas: [Int64] = []
+        var onGrid: [Bool] = []
+        DisplayLink { link in
+            deltas.append(link.deltaTime.wholeNanoseconds)
+            onGrid.append(source.mode == .vsync)
+            lab.work(for: .milliseconds(4))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 3_000)
+        let period = FrameRate.hz60.periodNanoseconds
+        // Every deltaTime after start-up is a whole number of periods, the slow returns' included.
+        let late = deltas.indices.filter { $0 >= 120 && onGrid[$0] }.filter { index in
+            let periods = max(1, (deltas[index] + period / 2) / period)
+            return abs(deltas[index] - periods * period) > 100_000
+        }
+        #expect(late.isEmpty, "deltaTime off whole periods at frames \(late.prefix(5))")
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
+
     @Test("a steady display with light frames is paced by vsync within 40 frames (it took 96 or more)")
     func vsyncSoon() {
         let lab = DisplayLab(

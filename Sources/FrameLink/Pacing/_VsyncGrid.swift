@@ -236,6 +236,16 @@ struct _VsyncGrid {
         return delay >= -early && delay <= allowed && fittedTime(ofNumber: number) > call
     }
 
+    /// Whether a return the grid did not take (later than any delay it allows) still came less than
+    /// ``latestNumberableDelayFraction`` of a period after a vsync of the line: a slow return (a
+    /// long tail of the compositor's delay) whose vsync is still the one before it, not a return
+    /// from another display (which comes early for the line, or anywhere).
+    func isSlowReturnOnTheLine(_ time: Int64) -> Bool {
+        guard hasGrid else { return false }
+        let delay = time - self.time(ofNumber: number(atOrBefore: time))
+        return Double(delay) < period * Self.latestNumberableDelayFraction
+    }
+
     /// Offers the time a blocking present returned. Returns whether it fits the grid (false while
     /// the window is still filling, or for a return the grid cannot explain).
     @discardableResult
