@@ -122,6 +122,32 @@ struct PacingClassesTests {
         #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
     }
 
+    @Test("an exact 60 Hz on a 40–165 Hz variable display, frames of 8 and 12 ms: shown every 16.7 ms, not 12.7/20.7")
+    func variableRefreshHoldsThePresent() {
+        let lab = DisplayLab(
+            refresh: .variable(minimum: FrameRate(numerator: 40), maximum: .hz165),
+            jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(exactly: .hz60)
+        var targets: [Int64: Int64] = [:]
+        DisplayLink { link in
+            targets[link.frameIndex] = link.targetTimestamp.nanoseconds
+            lab.work(for: link.frameIndex % 2 == 0 ? .milliseconds(8) : .milliseconds(12))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 600)
+        let shown = lab.frames.dropFirst(30).compactMap(\.shownAt)
+        let intervals = zip(shown, shown.dropFirst()).map { ($1 - $0).wholeNanoseconds }
+        #expect(intervals.allSatisfy { abs($0 - FrameRate.hz60.periodNanoseconds) <= 1 }, "\(Set(intervals).sorted())")
+        // (The display may refresh on its own while the first frames are measured.)
+        #expect(lab.frames.dropFirst(30).allSatisfy { $0.missedRefreshes == 0 })
+        #expect(loop.statistics.drops.allSatisfy { $0.frameIndex < 30 })
+        for index in 30..<590 {
+            guard let shownAt = lab.frames[index].shownAt, let target = targets[Int64(index)] else { continue }
+            #expect(abs(shownAt.nanoseconds - target) <= 100_000, "frame \(index)")
+        }
+    }
+
     @Test("a steady display with light frames is paced by vsync within 40 frames (it took 96 or more)")
     func vsyncSoon() {
         let lab = DisplayLab(

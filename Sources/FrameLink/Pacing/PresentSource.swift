@@ -655,6 +655,12 @@ public final class PresentSource: FrameSource {
                 // Out at the first vsync after the call: called in the interval before the k-th.
                 let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / 2
                 clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + hold)
+            } else if pacing == .automatic && showsFramesWhenPresented {
+                // A requested rate on a variable-refresh display: the display shows the frame when
+                // it is presented, so the present (not only the frame's start) is held to the paced
+                // time, the frame's target: frames whose work varies are still shown evenly.
+                let target = lastTimestamp + deadline.refreshRate.periodNanoseconds * Int64(presentInterval)
+                clock.sleep(untilNanoseconds: epochNanoseconds + target)
             }
         }
         presentStart = now.nanoseconds
