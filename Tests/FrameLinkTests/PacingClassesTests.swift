@@ -1,5 +1,6 @@
-import FrameLink
 import Testing
+
+@testable import FrameLink
 
 /// The classes of pacing defect that random displays found, each on the display lab against its
 /// ground truth; each of these failed before its fix.
@@ -34,7 +35,7 @@ struct PacingClassesTests {
     @Test("frames hovering at 90–110 % of a period on three buffers: never judged 'vsync not honoured'")
     func hoveringFramesOnThreeBuffers() {
         let lab = DisplayLab(refresh: .fixed(.hz165, phase: .milliseconds(3)), buffers: 3)
-        var random = CostRandom(seed: 76)
+        var random = _SplitMix64(seed: 76)
         let period = Double(FrameRate.hz165.periodNanoseconds)
         let (source, _) = run(lab, buffers: 3, frames: 900) { _ in
             .nanoseconds(Int64(period * (0.9 + 0.2 * random.unit())))
@@ -61,7 +62,7 @@ struct PacingClassesTests {
         let lab = DisplayLab(refresh: .fixed(rate, phase: .milliseconds(4)))
         let source = lab.makeSource()
         let loop = FrameLoop(source: source)
-        var random = CostRandom(seed: seed)
+        var random = _SplitMix64(seed: seed)
         var frames: [(index: Int64, timestamp: Int64, target: Int64, onVsync: Bool)] = []
         DisplayLink { link in
             frames.append(
@@ -164,18 +165,4 @@ struct PacingClassesTests {
         #expect(vsyncFrom.map { $0 <= 40 } == true, "vsync from frame \(vsyncFrom.map(String.init) ?? "never")")
         #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
     }
-}
-
-/// A small seeded generator for the tests' frame costs.
-struct CostRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
