@@ -338,24 +338,12 @@ public final class PresentSource: FrameSource {
     private var lastShownNumber: Int64?
     private var knownDrops: Int?
     private var knownTarget: Int64?
-    /// Presentation feedback not yet taken in: the frames and the times they reached the screen.
-    private var reportedFrames: [Int64] = []
-    private var reportedTimes: [Int64] = []
-    /// The time of the last report taken in.
-    private var lastReportedTime: Int64?
-    /// When the recent frames' presents were called: a report of a frame shown before it was
-    /// presented is not true.
-    private var presentCalls = _PresentCalls()
+    /// Presentation feedback, checked where it enters, not yet taken in.
+    private var reports = _PresentationReports()
     /// Reports ignored as implausible (see ``reportPresentation(ofFrame:at:)``).
-    private(set) var ignoredReports = 0
-    /// How far ahead of now a presentation report may be: 1 ms. Reports tell of the past; a time
-    /// converted from a compositor's clock may come out a little ahead, a sentinel or a wrong clock
-    /// far ahead.
-    static let latestPresentationAhead: Int64 = 1_000_000
-    /// Reports taken into the grid whose missed refreshes are not booked yet.
-    private var unbookedFrames: [Int64] = []
-    private var unbookedTimes: [Int64] = []
-    private var lastReportedFrame: Int64 = 0
+    var ignoredReports: Int { reports.ignored }
+    /// The newest report taken into the grid and not yet placed on it.
+    private var newestReport: (frame: Int64, time: Int64)?
     /// The grid number the last reported frame was shown on, and that frame.
     private var lastReport: (frame: Int64, number: Int64)?
     /// Whether the first frames are still presented back to back (see ``startupProbeFrames``).
@@ -412,7 +400,7 @@ public final class PresentSource: FrameSource {
 
     /// Whether the presenter has reported when frames reached the screen
     /// (``reportPresentation(ofFrame:at:)``): the grid then follows those times.
-    public private(set) var receivesPresentationFeedback = false
+    public var receivesPresentationFeedback: Bool { reports.receivesFeedback }
 
     /// Whether the frame's timestamp is a phase-locked vsync: frames follow the vsync grid, and its
     /// line is pinned within 50 µs in every quarter of the window of returns and the fit is
@@ -447,10 +435,6 @@ public final class PresentSource: FrameSource {
         self.present = present
         deadline = DeadlineSource(refreshRate: displayRefreshRate, clock: clock)
         grid = _VsyncGrid(nominalPeriod: displayRefreshRate.periodNanoseconds)
-        reportedTimes.reserveCapacity(64)
-        reportedFrames.reserveCapacity(64)
-        unbookedTimes.reserveCapacity(64)
-        unbookedFrames.reserveCapacity(64)
         let state =
             switch pacing {
             case .vsync: PacingState(mode: .vsync, reason: .requested)
@@ -620,22 +604,7 @@ public final class PresentSource: FrameSource {
     ///   - frame: The frame's number: the value of ``presentCount`` after its present.
     ///   - instant: When it reached the screen, on the source's timeline.
     public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
-        let time = instant.nanoseconds
-        guard frame > lastReportedFrame, frame <= presentCount + 1, time >= 0,
-            time <= now.nanoseconds + Self.latestPresentationAhead,
-            lastReportedTime.map({ time > $0 }) ?? true,
-            presentCalls.time(ofFrame: frame).map({ time >= $0 }) ?? true
-        else {
-            ignoredReports += 1
-            return
-        }
-        lastReportedFrame = frame
-        lastReportedTime = time
-        receivesPresentationFeedback = true
-        if reportedTimes.count < 64 {
-            reportedTimes.append(instant.nanoseconds)
-            reportedFrames.append(frame)
-        }
+        _ = reports.accept(frame: frame, at: instant.nanoseconds, now: now.nanoseconds, presentCount: presentCount)
     }
 
     /// ``reportPresentation(ofFrame:at:)`` with a time on the source's clock (a ``DisplayLab``'s).
@@ -665,7 +634,7 @@ public final class PresentSource: FrameSource {
         }
         presentStart = now.nanoseconds
         // (Reports for this frame may come from inside present: it is frame presentCount + 1.)
-        presentCalls.record(presentStart, ofFrame: presentCount + 1)
+        reports.notePresentCall(at: presentStart, ofFrame: presentCount + 1)
         present?()
         presentCount += 1
         presentEnd = now.nanoseconds
@@ -968,24 +937,17 @@ public final class PresentSource: FrameSource {
     /// report arrives a frame or two later, in an interval too short to hold it.)
     private func takeReports() {
         absorbReports()
-        for (frame, time) in zip(unbookedFrames, unbookedTimes) {
-            lastReport = (frame, grid.number(atOrBefore: time + _VsyncGrid.earlyTolerance))
-        }
-        unbookedTimes.removeAll(keepingCapacity: true)
-        unbookedFrames.removeAll(keepingCapacity: true)
+        guard let newest = newestReport else { return }
+        lastReport = (newest.frame, grid.number(atOrBefore: newest.time + _VsyncGrid.earlyTolerance))
+        newestReport = nil
     }
 
-    /// Fits the grid to the reports that came in, and keeps them for booking.
+    /// Fits the grid to the reports that came in, and keeps the newest to place the model's frames.
     private func absorbReports() {
-        for (frame, time) in zip(reportedFrames, reportedTimes) {
+        reports.takePending { frame, time in
             grid.add(returnTime: time)
-            if unbookedTimes.count < 64 {
-                unbookedTimes.append(time)
-                unbookedFrames.append(frame)
-            }
+            newestReport = (frame, time)
         }
-        reportedTimes.removeAll(keepingCapacity: true)
-        reportedFrames.removeAll(keepingCapacity: true)
     }
 
     /// The wait while frames follow the grid: none after a present that blocked (the frame's vsync
