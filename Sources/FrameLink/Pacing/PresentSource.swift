@@ -346,7 +346,7 @@ public final class PresentSource: FrameSource {
     private var newestReport: (frame: Int64, time: Int64)?
     /// The grid number the last reported frame was shown on, and that frame.
     private var lastReport: (frame: Int64, number: Int64)?
-    /// Whether the first frames are still presented back to back (see ``startupProbeFrames``).
+    /// Whether the first frames are still presented back to back (see ``probeLimit``).
     private var isProbing = true
     /// The present after which the back-to-back frames end, whether any blocked or not.
     private var probeEndsAfterPresent = PresentSource.probeLimit

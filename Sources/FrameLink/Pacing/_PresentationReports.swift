@@ -28,9 +28,6 @@ struct _PresentationReports {
         pendingTimes.reserveCapacity(Self.capacity)
     }
 
-    /// Whether reports wait to be taken in.
-    var hasPending: Bool { !pendingTimes.isEmpty }
-
     /// Notes that frame `frame`'s present was called at `time`.
     mutating func notePresentCall(at time: Int64, ofFrame frame: Int64) {
         calls.record(time, ofFrame: frame)
