@@ -125,4 +125,19 @@ struct PacingStateTests {
         #expect(calls == 0)
         #expect(source.pacingState == PacingState(mode: .deadline, reason: .requested))
     }
+
+    @Test("pacing off, then automatic: frames are paced again at once and vsync is found, as at start")
+    func unpacedThenAutomatic() {
+        let display = SimulatedDisplay(rate: .hz60)
+        let source = PresentSource(pacing: .unpaced, clock: display.clock) { display.present() }
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in }.add(to: loop, forMode: .common)
+        display.honoursVSync = false
+        loop.run(frames: 20)
+        display.honoursVSync = true
+        source.pacing = .automatic
+        #expect(source.pacingState == PacingState(mode: .deadline, reason: .measuring))
+        loop.run(frames: 200)
+        #expect(source.mode == .vsync)
+    }
 }

@@ -87,7 +87,10 @@ public final class PresentSource: FrameSource {
     /// The current mode and why: typed, for a game to switch on (see ``PacingReason``).
     ///
     /// Changes are told to ``onPacingStateChange`` at the next frame boundary.
-    public private(set) var pacingState: PacingState
+    public var pacingState: PacingState { machine.state }
+
+    /// The automatic pacing's decisions (a state machine: see ``_PacingMachine``).
+    private var machine: _PacingMachine
 
     /// Called on the main actor when ``pacingState`` has changed, at the start of the first frame
     /// after the change (never from inside the source's own bookkeeping, so the callback may set
@@ -106,11 +109,6 @@ public final class PresentSource: FrameSource {
     /// its ``PacingState/reason`` to decide anything).
     public var reason: String { pacingState.description }
 
-    /// Sets the reason, in the current mode.
-    private func because(_ why: PacingReason) {
-        pacingState.reason = why
-    }
-
     /// The display's nominal refresh rate (what the display mode reports, or 60 Hz when unknown).
     ///
     /// Frames never come faster than this rate allows: a blocking present measured faster than it
@@ -126,7 +124,7 @@ public final class PresentSource: FrameSource {
             // Another display: what was found about the old one's presents no longer holds.
             let presentWasSlow = returnsFollowFrames
             returnsFollowFrames = false
-            phaseProbe = nil
+            machine.displayChanged()
             pacedReturns.removeAll()
             if presentWasSlow { keepsNoPhase = false }
             // The grid still measures the old display until returns stop fitting it and it
@@ -144,7 +142,6 @@ public final class PresentSource: FrameSource {
                 grid.relockForAnotherDisplay()
             }
             grid.nominalPeriod = displayRefreshRate.periodNanoseconds
-            verdictAwaitsLightFrames = false
             chainFill.forget()
             measuredRefreshRate = nil
             if mode == .deadline && (!grid.isUsable || presentWasSlow) {
@@ -270,7 +267,7 @@ public final class PresentSource: FrameSource {
     /// so the next frame starts at once rather than at the next deadline of a fixed grid, and it
     /// is not a drop (see ``variableRefreshShowing(presentedAt:lastShown:refresh:)``).
     private var isLateOnVariableRefresh: Bool {
-        guard let display = variableRefreshRange, pacing == .automatic, phaseProbe == nil,
+        guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
             let base = lastTimestamp
         else { return false }
         let pacedPeriod = pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
@@ -332,10 +329,8 @@ public final class PresentSource: FrameSource {
     private var grid: _VsyncGrid
     /// The grid's relock count when the numbers below were taken: a relock renumbers the grid.
     private var gridGeneration = 0
-    /// The grid number of the last frame's timestamp, while frames follow the grid.
-    private var lastVsyncNumber: Int64?
-    /// The grid number of the vsync the last presented frame is shown on (the swap-chain model).
-    private var lastShownNumber: Int64?
+    /// Where presented frames are shown on the grid, while frames follow it.
+    private var swapChain = _SwapChainModel()
     private var knownDrops: Int?
     private var knownTarget: Int64?
     /// Presentation feedback, checked where it enters, not yet taken in.
@@ -344,8 +339,6 @@ public final class PresentSource: FrameSource {
     var ignoredReports: Int { reports.ignored }
     /// The newest report taken into the grid and not yet placed on it.
     private var newestReport: (frame: Int64, time: Int64)?
-    /// The grid number the last reported frame was shown on, and that frame.
-    private var lastReport: (frame: Int64, number: Int64)?
     /// Whether the first frames are still presented back to back (see ``probeLimit``).
     private var isProbing = true
     /// The present after which the back-to-back frames end, whether any blocked or not.
@@ -365,12 +358,6 @@ public final class PresentSource: FrameSource {
             && recentCosts.mean(last: recentCosts.count) * 4 < displayRefreshRate.periodNanoseconds * 3
             && !capsAtDisplayRefreshRate && requestedRange == nil && !halvesRate
     }
-    /// Whether the last back-to-back frames ended at ``probeLimit`` with no present that blocked
-    /// and no evidence that present ignores vsync: the frames were too slow to fill a swap chain,
-    /// so nothing is known yet. Once the last ``reprobeFrames`` frames cost under three quarters of
-    /// a period on average, they go back to back again (up to ``probeLimit``), never under a cap,
-    /// a requested range or a halved rate (back-to-back frames would exceed them).
-    private var verdictAwaitsLightFrames = false
     /// Whether the last frame's timestamp was the return of a present that blocked (the vsync
     /// that released it).
     private var lastTimestampWasBlockingReturn = false
@@ -408,11 +395,11 @@ public final class PresentSource: FrameSource {
     /// a few tens of microseconds of the true vsync. A return the grid cannot explain ends the
     /// lock; so does a frame timed otherwise (a deadline, the phase probe's moved frames, a
     /// hidden window), whatever the grid knows meanwhile.
-    public var isPhaseLocked: Bool { grid.isPhaseLocked && lastVsyncNumber != nil }
+    public var isPhaseLocked: Bool { grid.isPhaseLocked && swapChain.lastVsyncNumber != nil }
 
     /// Whether the frame's timestamp is a vsync of a usable grid (the frame follows the grid),
     /// locked or not yet: what the pacing sweep judges against the true vsync.
-    package var timestampFollowsVsync: Bool { grid.isUsable && lastVsyncNumber != nil }
+    package var timestampFollowsVsync: Bool { grid.isUsable && swapChain.lastVsyncNumber != nil }
 
     /// How many times the vsync grid was fitted again because returns stopped fitting it (a move
     /// to a display with another rate, a hide and show that moved the phase).
@@ -442,7 +429,7 @@ public final class PresentSource: FrameSource {
             case .unpaced: PacingState(mode: .unpaced, reason: .requested)
             case .automatic: PacingState(mode: .deadline, reason: .measuring)
             }
-        pacingState = state
+        machine = _PacingMachine(state: state)
         announcedState = state
     }
 
@@ -487,16 +474,17 @@ public final class PresentSource: FrameSource {
         if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
             applyDeadlineRange()
             if pacing == .automatic {
-                phaseProbe = nil
                 let choice = deadline.frameRateChoice ?? range.choice(onVariableRefresh: display)
-                switchMode(to: .deadline, because: .frameRateRangeOnVariableRefresh(choice))
+                let before = mode
+                machine.rangePacedDirectly(choice)
+                if mode != before { modeDidChange(from: before) }
                 if let lastTimestamp { deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp)) }
             }
             return
         }
-        if pacing == .automatic, case .frameRateRangeOnVariableRefresh = pacingState.reason {
+        if pacing == .automatic {
             // No longer paced directly (the range or the variable refresh is gone): measure again.
-            because(.measuring)
+            machine.rangeNoLongerPacedDirectly()
         }
         applyDeadlineRange()
     }
@@ -678,7 +666,7 @@ public final class PresentSource: FrameSource {
             isProbing = false
             // Frames too slow to fill a chain (or to show it ignores vsync) before the probe's
             // limit: measured again once they are light enough to.
-            verdictAwaitsLightFrames = !blocked && !chainFill.showsPresentDoesNotBlock
+            machine.backToBackFramesEnded(inconclusive: !blocked && !chainFill.showsPresentDoesNotBlock)
         }
         let previousShownTime = knownShownTime
         knownDrops = nil
@@ -692,7 +680,9 @@ public final class PresentSource: FrameSource {
         if !grid.hasGrid { grid.explainedVsyncMultiple = explainedVsyncMultiple }
         let relocks = grid.relocks
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh)
-        logLockChanges(relocksBefore: relocks)
+        lockLog.noteFrame(
+            implausibleFits: grid.implausibleFits, relocksBefore: relocks, relocks: grid.relocks,
+            isPhaseLocked: grid.isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate)
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
         if blocked { pacedReturns.append(callWasPaced) }
@@ -710,9 +700,8 @@ public final class PresentSource: FrameSource {
                 presentedAt: presentStart, lastShown: previousShownTime ?? lastTimestamp, refresh: display)
             knownDrops = shown.drops
             knownShownTime = shown.time
-            if mode == .deadline && !pacesRequestedRateDirectly && !pacingState.reason.isMeasuring {
-                because(.variableRefreshShowsLateFrames(maximum: display.upperBound))
-            }
+            machine.frameLateOnVariableRefresh(
+                maximum: display.upperBound, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
             // Timed at the refresh that showed it (a present that blocked for it returns a little
             // after), or at the present's return if the frame still waits to be shown.
             boundary = .restartingDeadline(at: min(shown.time, presentEnd))
@@ -727,18 +716,14 @@ public final class PresentSource: FrameSource {
             callWasPaced = true
             return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
         }
-        if var probe = phaseProbe, pacing == .automatic, mode == .deadline {
+        if machine.phaseProbe != nil, pacing == .automatic, mode == .deadline {
             // The phase probe: paced by deadline, off the grid; returns that do not fit are noted.
-            if blocked && probe.remaining < Self.phaseProbeFrames {
-                probe.measured += 1
+            machine.phaseProbeFrame(blocked: blocked) {
                 // How far from the grid's vsync the present returned (a return just before one,
-                // within the line's error, counts as on it). The first present of the probe was
-                // called before frames moved: it does not count.
+                // within the line's error, counts as on it).
                 let number = grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
-                probe.closest = min(probe.closest, abs(presentEnd - grid.time(ofNumber: number)))
+                return abs(presentEnd - grid.time(ofNumber: number))
             }
-            probe.remaining -= 1
-            phaseProbe = probe
             forgetGridPosition()
             boundary = .deadline
             callWasPaced = true
@@ -752,7 +737,8 @@ public final class PresentSource: FrameSource {
         case .vsync:
             // One slow return (a long tail of the delay) is a stray for the fit, but its frame is
             // still on the grid: timed by the vsync before it, not by the raw return.
-            let slowOnGrid = blocked && !fits && lastVsyncNumber != nil && grid.isSlowReturnOnTheLine(presentEnd)
+            let slowOnGrid =
+                blocked && !fits && swapChain.lastVsyncNumber != nil && grid.isSlowReturnOnTheLine(presentEnd)
             return vsyncWait(blocked: blocked, fits: fits || slowOnGrid, locksDeadline: false)
         case .deadline:
             if pacing == .automatic && blocked && !keepsNoPhase && !vsyncIsFasterThanDisplay {
@@ -848,7 +834,7 @@ public final class PresentSource: FrameSource {
     /// `frames` vsyncs of the grid after `timestamp` while frames follow it; else `frames` periods
     /// of the effective rate.
     public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
-        if lastVsyncNumber != nil {
+        if swapChain.lastVsyncNumber != nil {
             let number = grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
             return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames * Int64(presentInterval)))
         }
@@ -860,7 +846,7 @@ public final class PresentSource: FrameSource {
 
     /// Frames presented back to back, at most, at start-up while pacing is automatic, and again
     /// when frames that were too slow to fill a swap chain have become light (see
-    /// ``verdictAwaitsLightFrames``): 30, half a second at 60 Hz. They go back to back until a
+    /// `_PacingMachine.verdictAwaitsLightFrames`): 30, half a second at 60 Hz. They go back to back until a
     /// present blocks (a vsync) or until presents that returned at once must have found a FIFO
     /// chain full (``_SwapChainFill``: no vsync), whichever comes first: within 4 frames for light
     /// frames, 6 at half a period, 22 at nine tenths. Frames slower than that are within a tenth
@@ -931,14 +917,15 @@ public final class PresentSource: FrameSource {
     }
 
     /// Takes in the reported presentations: the vsync of the grid each reported frame was shown
-    /// on, the newest kept in ``lastReport`` for the swap-chain model to place the frames after it.
+    /// on, the newest noted in the swap-chain model (`_SwapChainModel`) to place the frames after it.
     /// (Drops are the model's, counted where it shows each frame: a report corrects where frames
     /// are shown, and a drop is booked at the boundary where the model knows of it, not when the
     /// report arrives a frame or two later, in an interval too short to hold it.)
     private func takeReports() {
         absorbReports()
         guard let newest = newestReport else { return }
-        lastReport = (newest.frame, grid.number(atOrBefore: newest.time + _VsyncGrid.earlyTolerance))
+        swapChain.noteReport(
+            frame: newest.frame, shownOn: grid.number(atOrBefore: newest.time + _VsyncGrid.earlyTolerance))
         newestReport = nil
     }
 
@@ -983,10 +970,12 @@ public final class PresentSource: FrameSource {
         let called = grid.number(atOrBefore: presentStart)
         var number = grid.number(atOrBefore: now.nanoseconds + (blocked ? _VsyncGrid.earlyTolerance : 0))
         if !blocked { number += 1 }
-        if let last = lastVsyncNumber, number < last + Int64(presentInterval) { number = last + Int64(presentInterval) }
+        if let last = swapChain.lastVsyncNumber, number < last + Int64(presentInterval) {
+            number = last + Int64(presentInterval)
+        }
         // Coming onto the grid from frames timed otherwise (a deadline grid, the phase probe's
         // shifted frames): never a frame less than half a period after the last one.
-        if lastVsyncNumber == nil, let lastTimestamp {
+        if swapChain.lastVsyncNumber == nil, let lastTimestamp {
             while grid.time(ofNumber: number) < lastTimestamp + currentPeriod / 2 { number += 1 }
         }
         boundary = .vsync(called: called, number: number, blocked: blocked, locksDeadline: locksDeadline)
@@ -998,97 +987,44 @@ public final class PresentSource: FrameSource {
     /// vsync `called`'s interval). Counts the refreshes the display missed from the swap-chain
     /// model, and the target of the next frame.
     private func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
-        let time = grid.time(ofNumber: number)
         // Feedback that came in up to now, the wait included: where recent frames were really
         // shown, which places the frames after them.
         if receivesPresentationFeedback { takeReports() }
-        // The swap chain shows each frame at the first vsync after its present, after the frame
-        // before it; the vsyncs in between showed the old frame again. A present that blocked
-        // found the chain full: its frame waits behind `chainDepth` others from the vsync that
-        // released it.
-        var shown = lastShownNumber.map { max($0 + 1, called + 1) } ?? called + 1
-        if blocked {
-            // Released by vsync `number`: the frame is shown `chainDepth` vsyncs after it. The
-            // return says so more surely than the call's place on the grid (a present called within
-            // microseconds of a vsync may be placed on either side of it).
-            shown = max((lastShownNumber ?? .min) + 1, number + chainDepth)
-        } else {
-            // A present that returned at once found room: fewer frames than fill the chain waited
-            // ahead of it, so it is shown within `swapChainBuffers - 2` vsyncs of its call (the
-            // next one, with two or three buffers), whatever the model had queued (a return taken
-            // for a block, a hitch that drained the chain).
-            shown = min(shown, called + max(1, chainDepth))
-        }
-        if let report = lastReport, report.frame <= presentCount {
-            // Feedback says where a recent frame really went: the frames after it follow it.
-            shown = max(shown, report.number + (presentCount - report.frame))
-            if report.frame == presentCount { shown = report.number }
-        }
-        if let previous = lastShownNumber {
-            // The refreshes the display showed the old frame longer than the k it should have,
-            // from where the model shows this frame (so a blocked present is placed by the vsync
-            // that released it, as its frame is); under a divisor, a frame of the chosen rate is
-            // dropped when they are more than half of it (as an interval over 1.5 periods drops
-            // one), counted exactly in refreshes.
-            let interval = Int64(presentInterval)
-            knownDrops = Self.drops(missedRefreshes: shown - previous - interval, interval: interval)
-        } else if lastVsyncNumber == nil {
-            knownDrops = dropsComingOntoGrid(at: number)
-        } else {
-            knownDrops = nil
-        }
-        lastShownNumber = shown
-        knownShownTime = grid.time(ofNumber: shown)
-        lastVsyncNumber = number
-        knownTarget = grid.time(ofNumber: max(shown + 1, number + Int64(presentInterval)))
-        return time
+        let placement = swapChain.place(
+            _SwapChainModel.Frame(
+                called: called, number: number, blocked: blocked, frame: presentCount,
+                interval: Int64(presentInterval), chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturnNumber))
+        knownDrops = placement.drops
+        knownShownTime = grid.time(ofNumber: placement.shown)
+        knownTarget = grid.time(ofNumber: placement.target)
+        return grid.time(ofNumber: number)
     }
 
-    /// The drops of the first frame on the grid, at vsync `number`, after frames timed otherwise:
-    /// counted in refreshes from the last frame's timestamp when that was the return of a present
-    /// that blocked, on a vsync of the grid (within a quarter period: while the source still
-    /// measured, as when a game that starts with slow frames shows each on every 3rd vsync; both
-    /// presents found the chain full, so its depth cancels out); none after any other timestamp
-    /// (a deadline's, the phase probe's shifted frames, a hidden window's), whose interval to the
-    /// vsync says nothing about the display.
-    private func dropsComingOntoGrid(at number: Int64) -> Int {
-        guard let lastTimestamp, lastTimestampWasBlockingReturn else { return 0 }
+    /// The grid number of the last frame's timestamp when that was the return of a present that
+    /// blocked, on a vsync of the grid (within a quarter period: while the source still measured,
+    /// as when a game that starts with slow frames shows each on every 3rd vsync); `nil` after any
+    /// other timestamp (a deadline's, the phase probe's shifted frames, a hidden window's).
+    private var lastBlockingReturnNumber: Int64? {
+        guard let lastTimestamp, lastTimestampWasBlockingReturn else { return nil }
         let period = Int64(grid.period.rounded())
         let previous = grid.number(atOrBefore: lastTimestamp + period / 4)
-        guard abs(lastTimestamp - grid.time(ofNumber: previous)) <= period / 4, previous < number else { return 0 }
-        let interval = Int64(presentInterval)
-        return Self.drops(missedRefreshes: number - previous - interval, interval: interval)
-    }
-
-    /// The frames of the chosen rate dropped when the display showed the old frame `missed`
-    /// refreshes longer than the `interval` it should have: as many as an interval of
-    /// `interval + missed` refreshes drops at a period of `interval` refreshes (none up to half a
-    /// frame late, then rounded half up), counted exactly in refreshes.
-    static func drops(missedRefreshes missed: Int64, interval: Int64) -> Int {
-        guard missed > 0, 2 * missed > interval else { return 0 }
-        return Int(clamping: (2 * missed + interval) / (2 * interval))
+        guard abs(lastTimestamp - grid.time(ofNumber: previous)) <= period / 4 else { return nil }
+        return previous
     }
 
     /// Frames no longer follow the grid (deadline pacing, a relock): the next frame on it starts
     /// the swap-chain model afresh.
     private func forgetGridPosition() {
-        lastVsyncNumber = nil
-        lastShownNumber = nil
+        swapChain.forget()
     }
 
     // MARK: Detection
 
     private func applyRequestedPacing() {
-        phaseProbe = nil
-        verdictAwaitsLightFrames = false
         chainFill.forget()
-        switch pacing {
-        case .vsync: switchMode(to: .vsync, because: .requested)
-        case .deadline: switchMode(to: .deadline, because: .requested)
-        case .unpaced: switchMode(to: .unpaced, because: .requested)
-        case .automatic:
-            because(.measuring)
-        }
+        let before = mode
+        machine.pacingRequested(pacing)
+        if mode != before { modeDidChange(from: before) }
         // Whether a range is paced directly depends on the pacing asked for.
         if requestedRange != nil { applyRequestedRange() }
     }
@@ -1134,69 +1070,44 @@ public final class PresentSource: FrameSource {
         }
     }
 
+    /// Lets the pacing machine decide from what is measured, and does what it says.
     private func detect() {
-        guard presentDurations.count >= 8, !pacesRequestedRateDirectly else { return }
-        let period = displayRefreshRate.periodNanoseconds
-        let median = presentDurations.median
-        if mode == .deadline, let probe = phaseProbe {
-            if probe.remaining <= 0 { concludePhaseProbe(probe, median: median) }
-            return
-        }
-        if vsyncIsFasterThanDisplay && median * 4 >= period && fasterVerdictDoubted && mode == .deadline
-            && grid.isStable == true && lastReturnFits && !returnsFollowFrames
-        {
-            // Returns of presents the source timed now fit a grid no faster than the display (after
-            // a move to another display, say): the probe tells whether it is the display's vsync.
-            startPhaseProbe()
-            return
-        }
-        if vsyncIsFasterThanDisplay && median * 4 >= period {
-            if case .vsyncFasterThanDisplay = pacingState.reason {
-            } else {
-                let why = PacingReason.vsyncFasterThanDisplay(
-                    measured: try? FrameRate(validating: 1e9 / grid.period), display: displayRefreshRate)
-                if mode == .vsync { switchMode(to: .deadline, because: why) } else { because(why) }
-                deadline.refreshRate = displayRefreshRate
-                applyDeadlineRange()
-            }
-            return
-        }
-        switch mode {
-        case .deadline:
-            if grid.isStable == true && !returnsFollowFrames && !vsyncIsFasterThanDisplay
-                && (receivesPresentationFeedback || lastReturnFits)
-            {
-                // A phase-stable grid, and the last present blocked and returned on it (or the
-                // presenter reports when frames were shown).
-                if receivesPresentationFeedback || !returnsWerePaced {
-                    // The grid comes from presentation feedback, or from returns of presents that
-                    // paced the frames themselves: it is the display's.
-                    promoteToVsync(median: median)
-                } else {
-                    // From a present that returned on the grid: its time from frame start to
-                    // return places the probe's returns.
-                    startPhaseProbe()
-                }
-            } else if median * 4 >= period && grid.isStable == false {
-                switch pacingState.reason {
-                case .returnsKeepNoPhase, .vsyncFasterThanDisplay, .returnsFollowFrames: break
-                default: because(.returnsKeepNoPhase(median: .nanoseconds(median)))
-                }
-            } else if pacingState.reason.isMeasuring && chainFill.showsPresentDoesNotBlock {
-                because(.presentReturnsAtOnce(median: .nanoseconds(median)))
-                verdictAwaitsLightFrames = false
-            } else if verdictAwaitsLightFrames && !isProbing && mayMeasureAgain {
-                verdictAwaitsLightFrames = false
-                startBackToBackFrames(Self.probeLimit)
-            }
-        case .unpaced:
+        let evidence = _PacingMachine.Evidence(
+            presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
+            displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
+            gridPeriod: grid.period, gridIsStable: grid.isStable, gridRelocks: grid.relocks,
+            lastReturnFits: lastReturnFits, receivesFeedback: receivesPresentationFeedback,
+            returnsWerePaced: returnsWerePaced, returnsFollowFrames: returnsFollowFrames,
+            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: fasterVerdictDoubted,
+            presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
+            mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
+        let before = mode
+        let action = machine.frameBegan(evidence)
+        if mode != before { modeDidChange(from: before) }
+        switch action {
+        case .none:
             break
-        case .vsync:
-            if chainFill.showsPresentDoesNotBlock && !receivesPresentationFeedback {
-                switchMode(to: .deadline, because: .presentReturnsAtOnce(median: .nanoseconds(median)))
-            } else if grid.isStable == false {
-                switchMode(to: .deadline, because: .returnsKeepNoPhase(median: .nanoseconds(median)))
-            }
+        case .startPhaseProbe:
+            // Frames begin so that, with the last frame's time from its start to its present's
+            // return, the returns would land half a period off the grid's vsyncs.
+            let start = _PhaseProbe.firstFrameStart(
+                vsyncAfterNext: grid.time(ofNumber: grid.number(atOrBefore: now.nanoseconds) + 2),
+                period: Int64(grid.period.rounded()), returnOffset: returnOffset, now: now.nanoseconds)
+            deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
+        case .paceAtDisplayRate:
+            deadline.refreshRate = displayRefreshRate
+            applyDeadlineRange()
+        case .measureAgain:
+            startBackToBackFrames(Self.probeLimit)
+        case .notePresentFollowsFrames:
+            returnsFollowFrames = true
+            keepsNoPhase = true
+            FrameLinkLogging.logger.debug(
+                "pacing: \(pacingState.reason)", metadata: ["refresh": "\(displayRefreshRate)"])
+        case .clearDoubtsAboutGrid:
+            keepsNoPhase = false
+            vsyncIsFasterThanDisplay = false
+            fasterVerdictDoubted = false
         }
     }
 
@@ -1220,24 +1131,12 @@ public final class PresentSource: FrameSource {
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if grid.hasGrid { grid.restartPhase() }
-        because(.measuringAgain)
         FrameLinkLogging.logger.debug(
             "pacing: frames take under three quarters of a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
             metadata: ["refresh": "\(displayRefreshRate)"])
     }
 
     // MARK: The phase probe
-
-    /// Frames of the phase probe: 12, a fifth of a second at 60 Hz. The first one's present was
-    /// called before frames moved, so 11 presents are measured.
-    static let phaseProbeFrames = 12
-
-    /// Blocking presents a probe needs to conclude: 4 of its 11.
-    static let phaseProbeMinimumSamples = 4
-
-    /// The phase probe under way: frames left, the closest any blocking present's return came to
-    /// a vsync of the grid, and the grid's re-lock count when it began.
-    private var phaseProbe: (remaining: Int, closest: Int64, measured: Int, relocks: Int)?
 
     /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
     /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
@@ -1249,10 +1148,12 @@ public final class PresentSource: FrameSource {
         case .deadline:
             // Decided: present does not block (a quarter period or more, in the median), or it was
             // found not to be the display's vsync. Until then the source is still measuring.
-            guard phaseProbe == nil, !isProbing, presentDurations.count == presentDurations.capacity else {
+            guard machine.phaseProbe == nil, !isProbing, presentDurations.count == presentDurations.capacity else {
                 return false
             }
-            return presentDurations.median * 4 < displayRefreshRate.periodNanoseconds || keepsNoPhase
+            return presentDurations.median * _PacingMachine.blockingMedianFraction
+                < displayRefreshRate.periodNanoseconds
+                || keepsNoPhase
                 || vsyncIsFasterThanDisplay || returnsFollowFrames
         case .unpaced: return true
         }
@@ -1291,126 +1192,25 @@ public final class PresentSource: FrameSource {
     /// a present never paces frames again, until the display changes.
     private var returnsFollowFrames = false
 
-    /// Starts the phase probe that checks a phase-stable grid is the display's before frames
-    /// follow it, when the grid was fitted to returns of presents whose calls the source timed.
-    ///
-    /// A present that takes a while looks like one that blocks on vsync, and while the source
-    /// times the calls (deadline pacing, a hold to a cap) its returns keep the phase of those calls
-    /// whatever it is: a software renderer that draws for 6 ms in present returns 6 ms after each
-    /// call. So for ``phaseProbeFrames`` frames the source paces by deadline, half a period
-    /// off the fitted grid. A real vsync's returns stay on its grid wherever present is called; a
-    /// slow or throttled present's returns move with the calls and stop fitting it.
-    private func startPhaseProbe() {
-        phaseProbe = (Self.phaseProbeFrames, .max, 0, grid.relocks)
-        // Frames that begin so that, with the last frame's time from its start to its present's
-        // return, the returns would land half a period off the grid's vsyncs.
-        let period = Int64(grid.period.rounded())
-        var start = grid.time(ofNumber: grid.number(atOrBefore: now.nanoseconds) + 2) + period / 2 - returnOffset
-        // Never sooner than a period after this frame began: the probe delays frames, it never
-        // brings one forward (frames never come faster than the display).
-        while start < now.nanoseconds + period { start += period }
-        deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
-        because(.checkingPhase)
-    }
-
-    /// Ends the phase probe: vsync pacing when the returns kept fitting the grid, deadline pacing
-    /// for good (until the display changes) when they moved with the frames.
-    private func concludePhaseProbe(
-        _ probe: (remaining: Int, closest: Int64, measured: Int, relocks: Int), median: Int64
-    ) {
-        phaseProbe = nil
-        // Too few presents blocked during the probe (a window hidden meanwhile) to say anything.
-        guard probe.measured >= Self.phaseProbeMinimumSamples || grid.relocks != probe.relocks else { return }
-        // A vsync's presents return on the grid wherever they are called: some return within a
-        // quarter period of a vsync (at once, or after the jitter). Presents that returned
-        // half a period off, as called, follow the calls.
-        let period = Int64(grid.period.rounded())
-        if probe.closest > period / 4 || grid.relocks != probe.relocks {
-            returnsFollowFrames = true
-            keepsNoPhase = true
-            let why = PacingReason.returnsFollowFrames(
-                median: .nanoseconds(median), offGrid: .nanoseconds(min(probe.closest, period)))
-            because(why)
-            FrameLinkLogging.logger.debug("pacing: \(why)", metadata: ["refresh": "\(displayRefreshRate)"])
-        } else if grid.isStable == true {
-            keepsNoPhase = false
-            vsyncIsFasterThanDisplay = false
-            fasterVerdictDoubted = false
-            promoteToVsync(median: median)
-        }
-    }
-
-    private func promoteToVsync(median: Int64) {
-        verdictAwaitsLightFrames = false
-        switchMode(
-            to: .vsync,
-            because: .presentBlocks(median: .nanoseconds(median), grid: measuredRefreshRate ?? displayRefreshRate))
-    }
-
-    private func switchMode(to newMode: Mode, because why: PacingReason) {
-        let oldMode = mode
-        pacingState = PacingState(mode: newMode, reason: why)
-        guard newMode != oldMode else { return }
+    /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the
+    /// present durations are timed afresh, and in deadline mode the deadline grid keeps the vsync's
+    /// rate and phase where they are known (a window hidden, or a swap chain whose presents stopped
+    /// blocking, is still best paced on the display's grid).
+    private func modeDidChange(from oldMode: Mode) {
         FrameLinkLogging.logger.debug(
-            "pacing: \(oldMode) → \(newMode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
+            "pacing: \(oldMode) → \(mode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
         presentDurations.removeAll()
-        if newMode == .deadline, let lastTimestamp {
-            // Keep the vsync's rate and phase where they are known: a window hidden, or a swap
-            // chain whose presents stopped blocking, is still best paced on the display's grid.
+        if mode == .deadline, let lastTimestamp {
             if let measuredRefreshRate, grid.isUsable { deadline.refreshRate = measuredRefreshRate }
             applyDeadlineRange()
             deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
         }
     }
 
-    /// Frames a phase lock must stay lost before the loss is logged: 60, a second at 60 Hz. A
-    /// single return the grid cannot explain (a compositor hiccup) ends the lock until the next
-    /// returns fit again, a few frames later; logging each would be noise, not a change.
-    static let lockLossFrames = 60
-
-    /// Whether the log last said the vsync is phase-locked, and the frames the lock has been lost
-    /// since.
-    private var loggedLock = false
+    /// What the log last said about the vsync lock.
+    private var lockLog = _VsyncLockLog()
     /// How many vsync fits were discarded for a period no display has (see `_VsyncGrid`).
     var discardedImplausibleFits: Int { grid.implausibleFits }
-    /// The grid's discarded implausible fits the log has told of.
-    private var loggedImplausibleFits = 0
-    private var framesWithoutLock = 0
-
-    /// Logs a re-lock at once, a phase lock gained when the log last said none, and a lock lost for
-    /// ``lockLossFrames`` frames in a row: changes, never per frame.
-    private func logLockChanges(relocksBefore: Int) {
-        if grid.implausibleFits != loggedImplausibleFits {
-            // Measured data that no display can produce: said once at notice (something outside is
-            // wrong: the clock, the compositor, the load), then at debug.
-            let message =
-                "vsync: the present returns fitted a period no display has (outside 1 ms to 1 s); the fit was discarded and the grid is measured again (\(grid.implausibleFits) so far)"
-            if loggedImplausibleFits == 0 {
-                FrameLinkLogging.logger.notice("\(message)", metadata: ["refresh": "\(displayRefreshRate)"])
-            } else {
-                FrameLinkLogging.logger.debug("\(message)", metadata: ["refresh": "\(displayRefreshRate)"])
-            }
-            loggedImplausibleFits = grid.implausibleFits
-        }
-        if grid.relocks != relocksBefore {
-            FrameLinkLogging.logger.trace(
-                "vsync: re-locked to the presents' returns (\(grid.relocks) re-locks so far)",
-                metadata: ["refresh": "\(displayRefreshRate)"])
-        }
-        if grid.isPhaseLocked {
-            framesWithoutLock = 0
-            guard !loggedLock else { return }
-            loggedLock = true
-            FrameLinkLogging.logger.debug(
-                "vsync: phase-locked; timestamps are the fitted vsync",
-                metadata: ["refresh": "\(measuredRefreshRate.map { "\($0)" } ?? "\(displayRefreshRate)")"])
-        } else if loggedLock {
-            framesWithoutLock += 1
-            guard framesWithoutLock >= Self.lockLossFrames else { return }
-            loggedLock = false
-            FrameLinkLogging.logger.trace("vsync: phase lock lost for \(Self.lockLossFrames) frames")
-        }
-    }
 
     private func noteFrameCost(_ cost: Int64) {
         recentCosts.append(cost)

@@ -1,0 +1,119 @@
+/// Where each presented frame is shown on the vsync grid, what the display missed meanwhile, and
+/// when the frame being built will be shown: a FIFO swap chain's model, in grid numbers.
+///
+/// The model of a FIFO chain: a frame is shown at the first vsync after its present, and after the
+/// frame before it; the vsyncs in between show the old frame again (the display's missed
+/// refreshes). A present that blocked found the chain full: its frame waits behind
+/// `buffers − 2` others (the chain's depth) from the vsync that released it. A present that returned
+/// at once found room, so it is shown within `max(1, depth)` vsyncs of its call. Presentation
+/// feedback, when a presenter reports it, places a reported frame where it really went, and the
+/// frames after it follow it.
+///
+/// Everything here is in grid numbers (vsync n of the fitted grid); the source turns them into
+/// times. The invariants (a target after the frame's own vsync and after where it is shown, drops
+/// never negative) are checked in debug builds.
+struct _SwapChainModel {
+    /// The grid number of the last frame's timestamp, while frames follow the grid.
+    private(set) var lastVsyncNumber: Int64?
+    /// The grid number of the vsync the last presented frame is shown on.
+    private(set) var lastShownNumber: Int64?
+    /// The newest reported frame and the grid number it was shown on (presentation feedback).
+    private(set) var lastReport: (frame: Int64, number: Int64)?
+
+    /// One frame boundary while frames follow the grid.
+    struct Frame {
+        /// The vsync interval the present was called in (the last vsync at or before the call).
+        var called: Int64
+        /// The vsync the frame is timestamped with (the one that released a present that blocked,
+        /// the next one after a present that returned at once).
+        var number: Int64
+        /// Whether the present blocked until a vsync released it.
+        var blocked: Bool
+        /// The frame's number (the presenter's count of presents, as feedback names frames).
+        var frame: Int64
+        /// The vsyncs from one present to the next (1, a range's divisor, doubled when halved).
+        var interval: Int64
+        /// The frames a full chain holds ahead of a new one: the chain's buffers minus 2.
+        var chainDepth: Int64
+        /// The grid number of the last frame's timestamp when that was the return of a present that
+        /// blocked, on a vsync of the grid (`nil` for any other timestamp: a deadline's, a shifted
+        /// frame's, a hidden window's). Only read by the first frame on the grid.
+        var lastBlockingReturn: Int64?
+    }
+
+    /// Where a frame went.
+    struct Placement: Equatable {
+        /// The vsync that shows the frame.
+        var shown: Int64
+        /// The frames of the chosen rate the display dropped before it.
+        var drops: Int
+        /// The vsync that shows the next frame, at the earliest: the target of the frame being built.
+        var target: Int64
+    }
+
+    /// Places `frame`: the vsync that shows it, the drops before it, the next frame's target.
+    mutating func place(_ frame: Frame) -> Placement {
+        var shown = lastShownNumber.map { max($0 + 1, frame.called + 1) } ?? frame.called + 1
+        if frame.blocked {
+            // Released by vsync `number`: shown `chainDepth` vsyncs after it. The return says so more
+            // surely than the call's place on the grid (a present called within microseconds of a
+            // vsync may be placed on either side of it).
+            shown = max((lastShownNumber ?? .min) + 1, frame.number + frame.chainDepth)
+        } else {
+            // Returned at once: fewer frames than fill the chain waited ahead of it, whatever the
+            // model had queued (a return taken for a block, a hitch that drained the chain).
+            shown = min(shown, frame.called + max(1, frame.chainDepth))
+        }
+        if let report = lastReport, report.frame <= frame.frame {
+            // Feedback says where a recent frame really went: the frames after it follow it.
+            shown = max(shown, report.number + (frame.frame - report.frame))
+            if report.frame == frame.frame { shown = report.number }
+        }
+        let drops: Int
+        if let previous = lastShownNumber {
+            // The refreshes the display showed the old frame longer than the interval it should
+            // have, from where the model shows this frame.
+            drops = Self.drops(missedRefreshes: shown - previous - frame.interval, interval: frame.interval)
+        } else {
+            drops = Self.dropsComingOntoGrid(
+                at: frame.number, after: frame.lastBlockingReturn, interval: frame.interval)
+        }
+        lastShownNumber = shown
+        lastVsyncNumber = frame.number
+        let placement = Placement(shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval))
+        assert(placement.target > frame.number && placement.target > shown, "a target before its frame's vsync")
+        assert(placement.drops >= 0, "negative drops")
+        return placement
+    }
+
+    /// Notes that the newest reported frame `frame` was shown on vsync `number` of the grid.
+    mutating func noteReport(frame: Int64, shownOn number: Int64) {
+        lastReport = (frame, number)
+    }
+
+    /// Frames no longer follow the grid (deadline pacing, a relock): the next frame on it starts
+    /// the model afresh.
+    mutating func forget() {
+        lastVsyncNumber = nil
+        lastShownNumber = nil
+    }
+
+    /// The drops of the first frame on the grid, at vsync `number`, after frames timed otherwise:
+    /// counted in refreshes from the last frame's vsync `previous` when that frame's timestamp was
+    /// the return of a present that blocked (as when a game that starts with slow frames shows
+    /// each on every 3rd vsync: both presents found the chain full, so its depth cancels out);
+    /// none after any other timestamp, whose interval to the vsync says nothing about the display.
+    static func dropsComingOntoGrid(at number: Int64, after previous: Int64?, interval: Int64) -> Int {
+        guard let previous, previous < number else { return 0 }
+        return drops(missedRefreshes: number - previous - interval, interval: interval)
+    }
+
+    /// The frames of the chosen rate dropped when the display showed the old frame `missed`
+    /// refreshes longer than the `interval` it should have: as many as an interval of
+    /// `interval + missed` refreshes drops at a period of `interval` refreshes (none up to half a
+    /// frame late, then rounded half up), counted exactly in refreshes.
+    static func drops(missedRefreshes missed: Int64, interval: Int64) -> Int {
+        guard missed > 0, 2 * missed > interval else { return 0 }
+        return Int(clamping: (2 * missed + interval) / (2 * interval))
+    }
+}

@@ -1,0 +1,201 @@
+import Testing
+
+@testable import FrameLink
+
+/// The pacing state machine, driven directly: each rule by the evidence that triggers it.
+@Suite("_PacingMachine: the automatic pacing's decisions, rule by rule")
+struct PacingMachineTests {
+    static let period = FrameRate.hz60.periodNanoseconds
+
+    /// Evidence of presents that block half a period on a phase-stable 60 Hz grid whose last return
+    /// fitted, the presents pacing the frames themselves: everything a vsync verdict needs.
+    static func vsyncEvidence() -> _PacingMachine.Evidence {
+        _PacingMachine.Evidence(
+            presentsTimed: 16, medianPresent: period / 2, displayRate: .hz60, gridRate: .hz60,
+            gridPeriod: Double(period), gridIsStable: true, gridRelocks: 0, lastReturnFits: true,
+            receivesFeedback: false, returnsWerePaced: false, returnsFollowFrames: false,
+            vsyncIsFasterThanDisplay: false, fasterVerdictDoubted: false, presentsReturnAtOnceIntoFullChain: false,
+            isProbing: false, mayMeasureAgain: false, pacesRequestedRateDirectly: false)
+    }
+
+    /// Evidence of presents that return at once (tens of microseconds), with no grid.
+    static func returnsAtOnceEvidence() -> _PacingMachine.Evidence {
+        var evidence = vsyncEvidence()
+        evidence.medianPresent = 50_000
+        evidence.gridIsStable = nil
+        evidence.lastReturnFits = false
+        return evidence
+    }
+
+    static let measuring = PacingState(mode: .deadline, reason: .measuring)
+
+    @Test("no verdict before 8 presents are timed, nor while a requested rate is paced directly on VRR")
+    func noEarlyVerdict() {
+        var machine = _PacingMachine(state: Self.measuring)
+        var evidence = Self.vsyncEvidence()
+        evidence.presentsTimed = _PacingMachine.presentsBeforeVerdict - 1
+        #expect(machine.frameBegan(evidence) == .none)
+        evidence.presentsTimed = _PacingMachine.presentsBeforeVerdict
+        evidence.pacesRequestedRateDirectly = true
+        #expect(machine.frameBegan(evidence) == .none)
+        #expect(machine.state == Self.measuring)
+    }
+
+    @Test("a phase-stable grid whose last return fitted, of presents that paced the frames, promotes to vsync")
+    func promotes() {
+        var machine = _PacingMachine(state: Self.measuring)
+        #expect(machine.frameBegan(Self.vsyncEvidence()) == .none)
+        #expect(machine.state.mode == .vsync)
+        #expect(machine.state.reason == .presentBlocks(median: .nanoseconds(Self.period / 2), grid: .hz60))
+    }
+
+    @Test("without a fitted last return there is no promotion, unless the presenter reports presentation times")
+    func promotionNeedsFitOrFeedback() {
+        var machine = _PacingMachine(state: Self.measuring)
+        var evidence = Self.vsyncEvidence()
+        evidence.lastReturnFits = false
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state == Self.measuring)
+        evidence.receivesFeedback = true
+        evidence.returnsWerePaced = true
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state.mode == .vsync)
+    }
+
+    @Test("a grid of returns whose calls the source timed goes through the phase probe, which decides")
+    func phaseProbeDecides() {
+        for followsFrames in [false, true] {
+            var machine = _PacingMachine(state: Self.measuring)
+            var evidence = Self.vsyncEvidence()
+            evidence.returnsWerePaced = true
+            #expect(machine.frameBegan(evidence) == .startPhaseProbe)
+            #expect(machine.state.reason == .checkingPhase)
+            #expect(machine.frameBegan(evidence) == .none)  // Frames still to run.
+            let distance = followsFrames ? Self.period / 2 : 200_000
+            for _ in 0..<_PhaseProbe.frames { machine.phaseProbeFrame(blocked: true) { distance } }
+            let action = machine.frameBegan(evidence)
+            #expect(machine.phaseProbe == nil)
+            if followsFrames {
+                #expect(action == .notePresentFollowsFrames)
+                #expect(machine.state.mode == .deadline && machine.state.reason.isVsyncRejected)
+            } else {
+                #expect(action == .clearDoubtsAboutGrid)
+                #expect(machine.state.mode == .vsync)
+            }
+        }
+    }
+
+    @Test("a vsync faster than the display is paced by deadline at the display's rate, said once")
+    func fasterThanDisplay() {
+        var machine = _PacingMachine(state: PacingState(mode: .vsync, reason: .measuring))
+        var evidence = Self.vsyncEvidence()
+        evidence.vsyncIsFasterThanDisplay = true
+        evidence.gridPeriod = 16_000_000
+        #expect(machine.frameBegan(evidence) == .paceAtDisplayRate)
+        #expect(machine.state.mode == .deadline)
+        guard case .vsyncFasterThanDisplay(let measured, let display) = machine.state.reason else {
+            Issue.record("expected the faster-than-display reason, got \(machine.state.reason)")
+            return
+        }
+        #expect(measured == FrameRate(framesPerSecond: 62.5) && display == .hz60)
+        #expect(machine.frameBegan(evidence) == .none)
+    }
+
+    @Test("a doubted faster verdict whose timed returns now fit a stable grid is checked by the phase probe")
+    func doubtedFasterVerdict() {
+        var machine = _PacingMachine(state: Self.measuring)
+        var evidence = Self.vsyncEvidence()
+        evidence.vsyncIsFasterThanDisplay = true
+        evidence.fasterVerdictDoubted = true
+        #expect(machine.frameBegan(evidence) == .startPhaseProbe)
+    }
+
+    @Test("blocking returns that keep no phase are an emulated vsync; a stronger verdict is not overwritten")
+    func keepsNoPhase() {
+        var machine = _PacingMachine(state: Self.measuring)
+        var evidence = Self.vsyncEvidence()
+        evidence.gridIsStable = false
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state.reason == .returnsKeepNoPhase(median: .nanoseconds(Self.period / 2)))
+        let faster = PacingReason.vsyncFasterThanDisplay(measured: nil, display: .hz60)
+        var decided = _PacingMachine(state: PacingState(mode: .deadline, reason: faster))
+        _ = decided.frameBegan(evidence)
+        #expect(decided.state.reason == faster)
+    }
+
+    @Test("presents that returned at once into a chain that must have been full reject vsync while measuring")
+    func returnsAtOnce() {
+        var machine = _PacingMachine(state: Self.measuring)
+        var evidence = Self.returnsAtOnceEvidence()
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state == Self.measuring)  // Returns at once into a chain with room: nothing.
+        evidence.presentsReturnAtOnceIntoFullChain = true
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state.reason == .presentReturnsAtOnce(median: .nanoseconds(50_000)))
+    }
+
+    @Test("frames too slow to fill a chain go back to back again once light and free of caps")
+    func measuresAgain() {
+        var machine = _PacingMachine(state: Self.measuring)
+        machine.backToBackFramesEnded(inconclusive: true)
+        var evidence = Self.returnsAtOnceEvidence()
+        #expect(machine.frameBegan(evidence) == .none)
+        evidence.mayMeasureAgain = true
+        evidence.isProbing = true
+        #expect(machine.frameBegan(evidence) == .none)
+        evidence.isProbing = false
+        #expect(machine.frameBegan(evidence) == .measureAgain)
+        #expect(machine.state.reason == .measuringAgain && !machine.verdictAwaitsLightFrames)
+        #expect(machine.frameBegan(evidence) == .none)
+    }
+
+    @Test(
+        "in vsync mode, only evidence demotes: presents into a full chain (without feedback) or returns with no phase",
+        arguments: [
+            (fullChain: false, feedback: false, stable: Bool?.none, demoted: false),
+            (fullChain: false, feedback: false, stable: true, demoted: false),
+            (fullChain: true, feedback: false, stable: true, demoted: true),
+            (fullChain: true, feedback: true, stable: true, demoted: false),
+            (fullChain: false, feedback: false, stable: false, demoted: true),
+        ])
+    func vsyncDemotion(fullChain: Bool, feedback: Bool, stable: Bool?, demoted: Bool) {
+        var machine = _PacingMachine(
+            state: PacingState(mode: .vsync, reason: .presentBlocks(median: .zero, grid: .hz60)))
+        var evidence = Self.vsyncEvidence()
+        evidence.presentsReturnAtOnceIntoFullChain = fullChain
+        evidence.receivesFeedback = feedback
+        evidence.gridIsStable = stable
+        _ = machine.frameBegan(evidence)
+        #expect((machine.state.mode == .deadline) == demoted)
+        #expect(machine.state.reason.isVsyncRejected == demoted)
+    }
+
+    @Test("asked pacing: forced modes at once; automatic measures afresh, and frames that were unpaced get paced")
+    func pacingRequested() {
+        var machine = _PacingMachine(state: Self.measuring)
+        machine.pacingRequested(.unpaced)
+        #expect(machine.state == PacingState(mode: .unpaced, reason: .requested))
+        machine.pacingRequested(.automatic)
+        #expect(machine.state == Self.measuring)
+        machine.pacingRequested(.vsync)
+        machine.pacingRequested(.automatic)
+        #expect(machine.state == PacingState(mode: .vsync, reason: .measuring))
+    }
+
+    @Test("a range paced directly on VRR is deadline pacing with its reason, until it is no longer")
+    func rangeOnVariableRefresh() throws {
+        var machine = _PacingMachine(state: Self.measuring)
+        let range = try FrameRateRange(validatingMinimum: 30, maximum: 60, preferred: 48)
+        let choice = range.choice(onVariableRefresh: FrameRate(framesPerSecond: 40)...FrameRate(framesPerSecond: 144))
+        machine.rangePacedDirectly(choice)
+        #expect(machine.state == PacingState(mode: .deadline, reason: .frameRateRangeOnVariableRefresh(choice)))
+        machine.frameLateOnVariableRefresh(maximum: FrameRate(framesPerSecond: 144), pacesRequestedRateDirectly: true)
+        #expect(machine.state.reason == .frameRateRangeOnVariableRefresh(choice))
+        machine.rangeNoLongerPacedDirectly()
+        #expect(machine.state == Self.measuring)
+        machine.frameLateOnVariableRefresh(maximum: FrameRate(framesPerSecond: 144), pacesRequestedRateDirectly: false)
+        #expect(machine.state == Self.measuring)  // Still measuring: not a verdict.
+        machine.rangeNoLongerPacedDirectly()
+        #expect(machine.state == Self.measuring)
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+
+@testable import FrameLink
+
+/// The swap-chain model: where each frame is shown on the vsync grid, the drops before it and the
+/// next frame's target, in grid numbers.
+@Suite("_SwapChainModel: where frames are shown, drops and targets")
+struct SwapChainModelTests {
+    /// A frame presented in vsync `called`'s interval and timestamped `number`.
+    static func frame(
+        called: Int64, number: Int64, blocked: Bool, frame: Int64, interval: Int64 = 1, buffers: Int64 = 2,
+        lastBlockingReturn: Int64? = nil
+    ) -> _SwapChainModel.Frame {
+        _SwapChainModel.Frame(
+            called: called, number: number, blocked: blocked, frame: frame, interval: interval,
+            chainDepth: buffers - 2, lastBlockingReturn: lastBlockingReturn)
+    }
+
+    /// Places `frames` in order and returns each placement.
+    static func placements(_ frames: [_SwapChainModel.Frame]) -> [_SwapChainModel.Placement] {
+        var model = _SwapChainModel()
+        return frames.map { model.place($0) }
+    }
+
+    @Test("double buffering, a present that blocks every vsync: shown on the vsync that released it, no drops")
+    func steadyDoubleBuffering() {
+        let placed = Self.placements(
+            (1...5).map { Self.frame(called: $0 - 1, number: $0, blocked: true, frame: $0) })
+        #expect(placed.map(\.shown) == [1, 2, 3, 4, 5])
+        #expect(placed.map(\.drops) == [0, 0, 0, 0, 0])
+        #expect(placed.map(\.target) == [2, 3, 4, 5, 6])
+    }
+
+    @Test("triple buffering: a present that blocks waits behind one queued frame, so it is shown a vsync later")
+    func tripleBufferingQueues() {
+        let placed = Self.placements(
+            (1...3).map { Self.frame(called: $0 - 1, number: $0, blocked: true, frame: $0, buffers: 3) })
+        #expect(placed.map(\.shown) == [2, 3, 4])
+        #expect(placed.map(\.target) == [3, 4, 5])
+    }
+
+    @Test("a late frame that returns at once is shown on the next vsync; the refresh it missed is one drop")
+    func lateFrameDrops() {
+        let placed = Self.placements([
+            Self.frame(called: 0, number: 1, blocked: true, frame: 1),
+            Self.frame(called: 2, number: 3, blocked: false, frame: 2),
+        ])
+        #expect(placed[1].shown == 3)
+        #expect(placed[1].drops == 1)
+    }
+
+    @Test("a present that returned at once is shown within the chain's depth of its call, whatever was queued")
+    func roomMeansSoon() {
+        var model = _SwapChainModel()
+        // The model queued frames up to vsync 10 (returns taken for blocks); a hitch drained the chain.
+        _ = model.place(Self.frame(called: 0, number: 9, blocked: true, frame: 1, buffers: 3))
+        let placed = model.place(Self.frame(called: 4, number: 5, blocked: false, frame: 2, buffers: 3))
+        #expect(placed.shown == 5)
+    }
+
+    @Test(
+        "drops under a divisor: a frame is dropped when the display showed the old one more than half an interval long",
+        arguments: [
+            (missed: Int64(0), interval: Int64(1), drops: 0), (missed: 1, interval: 1, drops: 1),
+            (missed: 3, interval: 1, drops: 3), (missed: 1, interval: 2, drops: 0), (missed: 2, interval: 2, drops: 1),
+            (missed: 3, interval: 2, drops: 2), (missed: -1, interval: 1, drops: 0), (missed: 2, interval: 3, drops: 1),
+        ])
+    func dropsUnderDivisor(missed: Int64, interval: Int64, drops: Int) {
+        #expect(_SwapChainModel.drops(missedRefreshes: missed, interval: interval) == drops)
+    }
+
+    @Test("the first frame on the grid counts drops only from a blocking return on it, never after other timestamps")
+    func comingOntoGrid() {
+        #expect(_SwapChainModel.dropsComingOntoGrid(at: 10, after: 7, interval: 1) == 2)
+        #expect(_SwapChainModel.dropsComingOntoGrid(at: 10, after: nil, interval: 1) == 0)
+        #expect(_SwapChainModel.dropsComingOntoGrid(at: 10, after: 12, interval: 1) == 0)
+        let placed = Self.placements([Self.frame(called: 9, number: 10, blocked: true, frame: 1, lastBlockingReturn: 7)]
+        )
+        #expect(placed[0].drops == 2)
+    }
+
+    @Test("feedback places the reported frame where it went, and the frames after it follow it")
+    func feedbackPlaces() {
+        var model = _SwapChainModel()
+        _ = model.place(Self.frame(called: 0, number: 1, blocked: true, frame: 1))
+        model.noteReport(frame: 1, shownOn: 3)
+        let next = model.place(Self.frame(called: 1, number: 2, blocked: true, frame: 2))
+        #expect(next.shown == 4)
+        model.noteReport(frame: 3, shownOn: 5)
+        let reported = model.place(Self.frame(called: 2, number: 3, blocked: true, frame: 3))
+        #expect(reported.shown == 5)
+    }
+
+    @Test("forgetting the grid position starts the model afresh; a report outlives it")
+    func forget() {
+        var model = _SwapChainModel()
+        _ = model.place(Self.frame(called: 0, number: 1, blocked: true, frame: 1))
+        model.noteReport(frame: 1, shownOn: 1)
+        model.forget()
+        #expect(model.lastVsyncNumber == nil && model.lastShownNumber == nil)
+        #expect(model.lastReport?.frame == 1)
+        let placed = model.place(Self.frame(called: 20, number: 21, blocked: true, frame: 2))
+        #expect(placed.shown == 21 && placed.drops == 0)
+    }
+}
