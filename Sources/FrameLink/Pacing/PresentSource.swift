@@ -120,7 +120,6 @@ public final class PresentSource: FrameSource {
     public var displayRefreshRate: FrameRate {
         didSet {
             guard displayRefreshRate != oldValue else { return }
-            vsyncIsFasterThanDisplay = false
             // Another display: what was found about the old one's presents no longer holds.
             let presentWasSlow = returnsFollowFrames
             returnsFollowFrames = false
@@ -131,14 +130,8 @@ public final class PresentSource: FrameSource {
             // re-locks: the rate is judged again from the next fit, not from it. A fit whose rate
             // is not the new display's is dropped at once: returns of a display at half its rate
             // would go on fitting every 2nd line while their phase drifted off it.
-            rateJudgedAfterRelocks = grid.relocks
-            // (As for the rate's verdict: a display may run up to 1 Hz above its report, 59.94 Hz
-            // reported as 59, and a few frames' fit may be 0.5 % off.)
-            if grid.hasGrid
-                && abs(1e9 / grid.period - displayRefreshRate.framesPerSecond)
-                    > Self.fastestPlausibleFramesPerSecond(reported: displayRefreshRate)
-                    - displayRefreshRate.framesPerSecond
-            {
+            rateVerdict.displayChanged(relocks: grid.relocks)
+            if grid.hasGrid && _VsyncRateVerdict.isAnotherDisplay(period: grid.period, reported: displayRefreshRate) {
                 grid.relockForAnotherDisplay()
             }
             grid.nominalPeriod = displayRefreshRate.periodNanoseconds
@@ -261,35 +254,16 @@ public final class PresentSource: FrameSource {
     }
 
     /// Whether the frame just presented on a variable-refresh display (``variableRefreshRange``)
-    /// came later after the last frame's timestamp than the rate the source paces at allows (the
-    /// display's fastest refresh, or a cap, a halved rate, a requested rate below it), while
-    /// pacing is automatic and no phase probe runs: the display shows it when it is presented,
-    /// so the next frame starts at once rather than at the next deadline of a fixed grid, and it
-    /// is not a drop (see ``variableRefreshShowing(presentedAt:lastShown:refresh:)``).
+    /// came late (``_VariableRefreshModel``), while pacing is automatic and no phase probe runs:
+    /// the display shows it when it is presented, and it is not a drop.
     private var isLateOnVariableRefresh: Bool {
         guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
-            let base = lastTimestamp
+            let lastTimestamp
         else { return false }
-        let pacedPeriod = pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
-        let period = max(display.upperBound.periodNanoseconds, pacedPeriod) * Int64(presentInterval)
-        return presentStart >= base + period
-    }
-
-    /// When a variable-refresh display shows a frame presented at `presentedAt`, the last one
-    /// having been shown at `lastShown`, and the frames it dropped meanwhile: it waits for the
-    /// frame up to its slowest refresh; each time that runs out first, it refreshes on its own
-    /// (the old frame again: a drop), and after a refresh it cannot refresh again before its
-    /// fastest period has passed.
-    static func variableRefreshShowing(
-        presentedAt: Int64, lastShown: Int64, refresh: ClosedRange<FrameRate>
-    ) -> (time: Int64, drops: Int) {
-        let longest = refresh.lowerBound.periodNanoseconds
-        let shortest = refresh.upperBound.periodNanoseconds
-        guard longest > 0, presentedAt > lastShown else { return (max(presentedAt, lastShown + shortest), 0) }
-        // (A frame presented just as the slowest refresh runs out comes too late for it.)
-        let ownRefreshes = (presentedAt - lastShown) / longest
-        let lastRefresh = lastShown + ownRefreshes * longest
-        return (max(presentedAt, lastRefresh + shortest), Int(clamping: ownRefreshes))
+        return _VariableRefreshModel.isLate(
+            presentStart: presentStart, lastTimestamp: lastTimestamp,
+            pacedPeriod: pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod,
+            interval: Int64(presentInterval), refresh: display)
     }
 
     /// When the frame presented at the last boundary is shown, on the source's timeline, if known.
@@ -339,24 +313,20 @@ public final class PresentSource: FrameSource {
     var ignoredReports: Int { reports.ignored }
     /// The newest report taken into the grid and not yet placed on it.
     private var newestReport: (frame: Int64, time: Int64)?
-    /// Whether the first frames are still presented back to back (see ``probeLimit``).
-    private var isProbing = true
-    /// The present after which the back-to-back frames end, whether any blocked or not.
-    private var probeEndsAfterPresent = PresentSource.probeLimit
-    /// The cost of the last few frames, whatever the automatic frame rate does.
-    private var recentCosts = _Ring(capacity: Int(PresentSource.reprobeFrames))
+    /// The frames presented back to back to see whether present blocks (``_BackToBackFrames``).
+    private var backToBack = _BackToBackFrames()
+    /// Whether the first frames are still presented back to back.
+    private var isProbing: Bool { backToBack.isRunning }
     /// Whether presents that returned at once must have found a FIFO swap chain full: the only
     /// evidence that present does not wait for the vsync.
     private var chainFill = _SwapChainFill()
 
-    /// Whether frames may go back to back to measure again whether present blocks: the last
-    /// ``reprobeFrames`` frames cost under three quarters of a period on average (light enough to
-    /// fill a chain within a dozen frames), and no cap, requested range or halved rate holds them
+    /// Whether frames may go back to back to measure again whether present blocks: the last frames
+    /// were light (``_BackToBackFrames``), and no cap, requested range or halved rate holds them
     /// (back-to-back frames would exceed it).
     private var mayMeasureAgain: Bool {
-        recentCosts.count == recentCosts.capacity
-            && recentCosts.mean(last: recentCosts.count) * 4 < displayRefreshRate.periodNanoseconds * 3
-            && !capsAtDisplayRefreshRate && requestedRange == nil && !halvesRate
+        backToBack.framesAreLight(period: displayRefreshRate.periodNanoseconds) && !capsAtDisplayRefreshRate
+            && requestedRange == nil && !halvesRate
     }
     /// Whether the last frame's timestamp was the return of a present that blocked (the vsync
     /// that released it).
@@ -638,7 +608,7 @@ public final class PresentSource: FrameSource {
             // may wait for frame callbacks that never come), nothing is dropped, and frames keep
             // the display's rate and phase on the deadline grid.
             chainFill.forget()
-            isProbing = false
+            backToBack.stop()
             forgetGridPosition()
             knownDrops = 0
             knownTarget = nil
@@ -652,21 +622,17 @@ public final class PresentSource: FrameSource {
         // it returned on the vsync after its call (called just before one, it waits a moment:
         // latency mode calls it so, and so do frames that cost about a period).
         let returnedOnVsync = grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
-        let blocked = lastPresentDuration >= blockingThreshold || returnedOnVsync
+        let blocked = _BlockingPresent.blocked(
+            duration: lastPresentDuration, period: currentPeriod, returnedOnVsync: returnedOnVsync)
         chainFill.note(
             calledAt: presentStart, blocked: blocked, fastestPeriod: fastestPlausiblePeriod, buffers: swapChainBuffers)
-        let probeEnd =
-            capsAtDisplayRefreshRate ? min(probeEndsAfterPresent, Self.cappedProbeLimit) : probeEndsAfterPresent
-        // A frame that cost a period or more cannot help fill a chain: frames that slow are no
-        // faster than the display, and the probe waits for lighter ones.
-        let frameTooSlowToFill = recentCosts.count > 0 && recentCosts[age: 0] >= fastestPlausiblePeriod
-        if isProbing
-            && (blocked || chainFill.showsPresentDoesNotBlock || presentCount > probeEnd || frameTooSlowToFill)
+        if let end = backToBack.endsWith(
+            present: presentCount, blocked: blocked, chainShowsNoBlock: chainFill.showsPresentDoesNotBlock,
+            capped: capsAtDisplayRefreshRate, fastestPeriod: fastestPlausiblePeriod)
         {
-            isProbing = false
-            // Frames too slow to fill a chain (or to show it ignores vsync) before the probe's
-            // limit: measured again once they are light enough to.
-            machine.backToBackFramesEnded(inconclusive: !blocked && !chainFill.showsPresentDoesNotBlock)
+            // Frames too slow to fill a chain (or to show it ignores vsync) before the limit:
+            // measured again once they are light enough to.
+            machine.backToBackFramesEnded(inconclusive: end == .inconclusive)
         }
         let previousShownTime = knownShownTime
         knownDrops = nil
@@ -696,7 +662,7 @@ public final class PresentSource: FrameSource {
             // display's refreshes take the late frame's phase.
             forgetGridPosition()
             grid.restartPhase()
-            let shown = Self.variableRefreshShowing(
+            let shown = _VariableRefreshModel.showing(
                 presentedAt: presentStart, lastShown: previousShownTime ?? lastTimestamp, refresh: display)
             knownDrops = shown.drops
             knownShownTime = shown.time
@@ -796,7 +762,7 @@ public final class PresentSource: FrameSource {
             deadline.noteIdleEnded(at: woke)
             lastTimestamp = nil
             lastTimestampWasBlockingReturn = false
-            recentCosts.removeAll()
+            backToBack.forgetCosts()
             forgetGridPosition()
             knownDrops = nil
             knownTarget = nil
@@ -844,40 +810,7 @@ public final class PresentSource: FrameSource {
 
     // MARK: The vsync grid
 
-    /// Frames presented back to back, at most, at start-up while pacing is automatic, and again
-    /// when frames that were too slow to fill a swap chain have become light (see
-    /// `_PacingMachine.verdictAwaitsLightFrames`): 30, half a second at 60 Hz. They go back to back until a
-    /// present blocks (a vsync) or until presents that returned at once must have found a FIFO
-    /// chain full (``_SwapChainFill``: no vsync), whichever comes first: within 4 frames for light
-    /// frames, 6 at half a period, 22 at nine tenths. Frames slower than that are within a tenth
-    /// of the display's rate, and are paced by deadline at it until they are light again.
-    static let probeLimit: Int64 = 30
-
-    /// The start-up probe's limit under a cap (``capsAtDisplayRefreshRate``): it ends with the 4th
-    /// present, the fewest light frames presented back to back that show a present ignores vsync
-    /// (3 buffers assumed, and two presents into a full chain). Frames are held to the cap after
-    /// it. (Like ``probeLimit``, the presents after the first.)
-    static let cappedProbeLimit: Int64 = 3
-
-    /// The frames whose mean cost must be under three quarters of a period before frames that
-    /// were too slow to fill a swap chain go back to back again: eight (a frame of three quarters
-    /// of a period adds a quarter of a queued frame to the chain, so the probe then ends within 12
-    /// frames).
-    static let reprobeFrames: Int64 = 8
-
-    /// A present that took ``blockingPresent`` or more (an eighth of a period, if that is less)
-    /// waited for a vsync; a shorter one may not have (it returns in the present's own cost, tens
-    /// of microseconds). (An eighth of a period alone missed frames of 90 % of a period on two
-    /// buffers, whose presents wait about a tenth of one: no return was ever taken, and the source
-    /// measured for good.)
-    private var blockingThreshold: Int64 { min(currentPeriod / 8, Self.blockingPresent) }
-
-    /// How long a present that waited for a vsync takes at least: 0.5 ms, ten times what a present
-    /// that does not wait costs (tens of microseconds: a swap-chain entry queued). A present whose
-    /// own work is that slow (a software renderer drawing in it) is told apart by its returns,
-    /// which follow the calls (the phase probe).
-    static let blockingPresent: Int64 = 500_000
-
+    /// The period frames are paced at now: the vsync's in vsync mode, the deadline grid's else.
     private var currentPeriod: Int64 {
         (mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate).periodNanoseconds
     }
@@ -900,12 +833,16 @@ public final class PresentSource: FrameSource {
             gridGeneration = grid.relocks
             forgetGridPosition()
         }
-        // (Not from the old display's fit after a display change: see rateJudgedAfterRelocks.)
-        if grid.hasGrid && grid.isStable != false && (rateJudgedAfterRelocks.map { grid.relocks > $0 } ?? true) {
+        // (Not from the old display's fit after a display change: see _VsyncRateVerdict.)
+        if grid.hasGrid && grid.isStable != false && rateVerdict.isCurrentDisplays(relocks: grid.relocks) {
             // (The grid keeps only fits a display can have: see _VsyncGrid.plausiblePeriods.)
             if let rate = grid.measuredRate { measuredRefreshRate = rate }
         }
-        judgeVsyncRate()
+        if grid.hasGrid {
+            rateVerdict.judge(
+                period: grid.period, relocks: grid.relocks, reported: displayRefreshRate,
+                returnsWerePaced: returnsWerePaced)
+        }
         if grid.isStable == false {
             keepsNoPhase = true
         } else if grid.isStable == true && !returnsFollowFrames && !returnsWerePaced {
@@ -1029,45 +966,15 @@ public final class PresentSource: FrameSource {
         if requestedRange != nil { applyRequestedRange() }
     }
 
-    /// Whether the blocking presents measured so far come faster than the display's rate allows:
-    /// more than 1 Hz above it (a display reported in whole hertz may run up to 1 Hz above its
-    /// report: 59.94 Hz is reported as 59 by some drivers) and 0.5 % more (the error of a rate
-    /// measured over a few frames).
-    /// The verdict stays while no grid is fitted (a throttle whose phase wanders keeps losing its
-    /// fit): it changes with the next fit, or with the display's rate.
-    private var vsyncIsFasterThanDisplay = false
+    /// Whether the vsync grid is faster than the display can be (see ``_VsyncRateVerdict``).
+    private var rateVerdict = _VsyncRateVerdict()
 
-    /// The fastest a display reported at `rate` may really refresh, in frames per second: 1 Hz
-    /// above the report (a display reported in whole hertz may run up to 1 Hz above it: 59.94 Hz
-    /// is reported as 59 by some drivers) and 0.5 % more (the error of a rate measured over a few
-    /// frames).
-    static func fastestPlausibleFramesPerSecond(reported rate: FrameRate) -> Double {
-        (rate.framesPerSecond + 1) * 1.005
-    }
+    /// Whether the blocking presents measured so far come faster than the display allows.
+    private var vsyncIsFasterThanDisplay: Bool { rateVerdict.isFaster }
 
-    /// The period of ``fastestPlausibleFramesPerSecond(reported:)`` for the display's rate, in
-    /// nanoseconds.
+    /// The fastest period the display may really have, in nanoseconds.
     private var fastestPlausiblePeriod: Int64 {
-        Int64(1e9 / Self.fastestPlausibleFramesPerSecond(reported: displayRefreshRate))
-    }
-
-    /// Judges the fitted grid's rate against the display's (see ``vsyncIsFasterThanDisplay``).
-    private func judgeVsyncRate() {
-        guard grid.hasGrid, grid.period > 0 else { return }
-        if let relocks = rateJudgedAfterRelocks {
-            guard grid.relocks > relocks else { return }
-            rateJudgedAfterRelocks = nil
-        }
-        let faster = 1e9 / grid.period > Self.fastestPlausibleFramesPerSecond(reported: displayRefreshRate)
-        // Returns of presents whose calls the source timed come at the source's rate, whatever
-        // the present's own: they do not clear the verdict, they only cast doubt on it (the phase
-        // probe then decides).
-        if faster || !returnsWerePaced {
-            vsyncIsFasterThanDisplay = faster
-            fasterVerdictDoubted = false
-        } else {
-            fasterVerdictDoubted = vsyncIsFasterThanDisplay
-        }
+        _VsyncRateVerdict.fastestPlausiblePeriod(reported: displayRefreshRate)
     }
 
     /// Lets the pacing machine decide from what is measured, and does what it says.
@@ -1078,7 +985,7 @@ public final class PresentSource: FrameSource {
             gridPeriod: grid.period, gridIsStable: grid.isStable, gridRelocks: grid.relocks,
             lastReturnFits: lastReturnFits, receivesFeedback: receivesPresentationFeedback,
             returnsWerePaced: returnsWerePaced, returnsFollowFrames: returnsFollowFrames,
-            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: fasterVerdictDoubted,
+            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: rateVerdict.isDoubted,
             presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
             mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
         let before = mode
@@ -1098,7 +1005,7 @@ public final class PresentSource: FrameSource {
             deadline.refreshRate = displayRefreshRate
             applyDeadlineRange()
         case .measureAgain:
-            startBackToBackFrames(Self.probeLimit)
+            startBackToBackFrames()
         case .notePresentFollowsFrames:
             returnsFollowFrames = true
             keepsNoPhase = true
@@ -1106,8 +1013,7 @@ public final class PresentSource: FrameSource {
                 "pacing: \(pacingState.reason)", metadata: ["refresh": "\(displayRefreshRate)"])
         case .clearDoubtsAboutGrid:
             keepsNoPhase = false
-            vsyncIsFasterThanDisplay = false
-            fasterVerdictDoubted = false
+            rateVerdict.clear()
         }
     }
 
@@ -1116,23 +1022,20 @@ public final class PresentSource: FrameSource {
     /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
     private var explainedVsyncMultiple: Int64 {
         let period = displayRefreshRate.periodNanoseconds
-        var costliest: Int64 = 0
-        for age in 0..<recentCosts.count { costliest = max(costliest, recentCosts[age: age]) }
-        return max(Int64(presentInterval), period > 0 ? costliest / period + 1 : 1)
+        return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
     }
 
-    /// Presents the next `count` frames back to back (or until one blocks), and measures again
+    /// Presents the next frames back to back (or until one blocks), and measures again
     /// whether present blocks: the start-up probe, again, once frames are fast enough to fill a
     /// swap chain.
-    private func startBackToBackFrames(_ count: Int64) {
-        isProbing = true
-        probeEndsAfterPresent = presentCount + count
+    private func startBackToBackFrames() {
+        backToBack.start(afterPresent: presentCount)
         presentDurations.removeAll()
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if grid.hasGrid { grid.restartPhase() }
         FrameLinkLogging.logger.debug(
-            "pacing: frames take under three quarters of a period now; up to \(count) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
+            "pacing: frames take under three quarters of a period now; up to \(_BackToBackFrames.limit) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
             metadata: ["refresh": "\(displayRefreshRate)"])
     }
 
@@ -1158,14 +1061,6 @@ public final class PresentSource: FrameSource {
         case .unpaced: return true
         }
     }
-
-    /// After a display change, the grid's re-lock count then: the rate is not judged until the
-    /// grid re-locks (its fit is the old display's until then).
-    private var rateJudgedAfterRelocks: Int?
-
-    /// Whether a grid of returns whose calls the source timed says the vsync is no faster than the
-    /// display, against the standing verdict: the phase probe decides.
-    private var fasterVerdictDoubted = false
 
     /// Whether the source chose when the last present was called (a deadline wait or a hold before
     /// it), and the frames since a present so called blocked (up to the grid's window).
@@ -1213,7 +1108,7 @@ public final class PresentSource: FrameSource {
     var discardedImplausibleFits: Int { grid.implausibleFits }
 
     private func noteFrameCost(_ cost: Int64) {
-        recentCosts.append(cost)
+        backToBack.noteFrameCost(cost)
         guard automaticFrameRate else { return }
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
         let budget = refreshRate.periodNanoseconds / (halvesRate ? 2 : 1)

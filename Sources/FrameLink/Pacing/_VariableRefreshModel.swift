@@ -1,0 +1,32 @@
+/// How a variable-refresh display (VRR: FreeSync, G-Sync, HDMI VRR) shows frames: it waits for
+/// each frame up to its slowest refresh, and shows it when it is presented, but never sooner than
+/// its fastest period after the refresh before.
+enum _VariableRefreshModel {
+    /// When a display refreshing within `refresh` shows a frame presented at `presentedAt`, the
+    /// last one having been shown at `lastShown`, and the frames it dropped meanwhile: each time
+    /// its slowest refresh runs out first, it refreshes on its own (the old frame again: a drop),
+    /// and after a refresh it cannot refresh again before its fastest period has passed. (A frame
+    /// presented just as the slowest refresh runs out comes too late for it.)
+    static func showing(
+        presentedAt: Int64, lastShown: Int64, refresh: ClosedRange<FrameRate>
+    ) -> (time: Int64, drops: Int) {
+        let longest = refresh.lowerBound.periodNanoseconds
+        let shortest = refresh.upperBound.periodNanoseconds
+        guard longest > 0, presentedAt > lastShown else { return (max(presentedAt, lastShown + shortest), 0) }
+        let ownRefreshes = (presentedAt - lastShown) / longest
+        let lastRefresh = lastShown + ownRefreshes * longest
+        return (max(presentedAt, lastRefresh + shortest), Int(clamping: ownRefreshes))
+    }
+
+    /// Whether a frame whose present was called at `presentStart` is late on a display refreshing
+    /// within `refresh`, the last frame's timestamp being `lastTimestamp`: later than the rate the
+    /// source paces at allows (`pacedPeriod`: the display's fastest refresh, or a cap, a requested
+    /// rate below it), times the frames per present (`interval`). The display then shows it when it
+    /// is presented, so the next frame starts at once rather than at a fixed grid's next deadline.
+    static func isLate(
+        presentStart: Int64, lastTimestamp: Int64, pacedPeriod: Int64, interval: Int64, refresh: ClosedRange<FrameRate>
+    ) -> Bool {
+        let period = max(refresh.upperBound.periodNanoseconds, pacedPeriod) * interval
+        return presentStart >= lastTimestamp + period
+    }
+}

@@ -1,0 +1,165 @@
+import Testing
+
+@testable import FrameLink
+
+/// The small rules PresentSource is built from, each by a table: when a present blocked, when the
+/// back-to-back frames end, whether a grid is faster than the display, how a variable-refresh
+/// display shows a frame.
+@Suite("Pacing rules: blocking presents, back-to-back frames, the rate verdict, variable refresh")
+struct PacingRulesTests {
+    static let period = FrameRate.hz60.periodNanoseconds
+
+    @Test(
+        "a present blocked when it took 0.5 ms (an eighth of a fast display's period) or returned on the vsync",
+        arguments: [
+            (duration: Int64(40_000), period: period, onVsync: false, blocked: false),
+            (duration: 499_999, period: period, onVsync: false, blocked: false),
+            (duration: 500_000, period: period, onVsync: false, blocked: true),
+            (duration: 40_000, period: period, onVsync: true, blocked: true),
+            (duration: 450_000, period: 3_000_000, onVsync: false, blocked: true),
+            (duration: 370_000, period: 3_000_000, onVsync: false, blocked: false),
+        ])
+    func blockingPresent(duration: Int64, period: Int64, onVsync: Bool, blocked: Bool) {
+        #expect(_BlockingPresent.blocked(duration: duration, period: period, returnedOnVsync: onVsync) == blocked)
+    }
+
+    @Test("back-to-back frames end with a block (conclusive), at the limit (inconclusive), or at 3 under a cap")
+    func backToBackEnds() {
+        var frames = _BackToBackFrames()
+        #expect(
+            frames.endsWith(
+                present: 1, blocked: false, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period) == nil)
+        #expect(
+            frames.endsWith(
+                present: 2, blocked: true, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period)
+                == .conclusive)
+        #expect(!frames.isRunning)
+        #expect(
+            frames.endsWith(
+                present: 3, blocked: true, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period) == nil)
+
+        var unanswered = _BackToBackFrames()
+        let limit = _BackToBackFrames.limit
+        #expect(
+            unanswered.endsWith(
+                present: limit, blocked: false, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period)
+                == nil)
+        #expect(
+            unanswered.endsWith(
+                present: limit + 1, blocked: false, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period)
+                == .inconclusive)
+
+        var capped = _BackToBackFrames()
+        let cappedLimit = _BackToBackFrames.cappedLimit
+        #expect(
+            capped.endsWith(
+                present: cappedLimit + 1, blocked: false, chainShowsNoBlock: false, capped: true,
+                fastestPeriod: Self.period) == .inconclusive)
+
+        var evidence = _BackToBackFrames()
+        #expect(
+            evidence.endsWith(
+                present: 4, blocked: false, chainShowsNoBlock: true, capped: false, fastestPeriod: Self.period)
+                == .conclusive)
+    }
+
+    @Test("a frame that costs the fastest period or more ends the run: it cannot fill a chain")
+    func slowFrameEndsRun() {
+        var frames = _BackToBackFrames()
+        frames.noteFrameCost(Self.period)
+        #expect(
+            frames.endsWith(
+                present: 2, blocked: false, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period)
+                == .inconclusive)
+        frames.start(afterPresent: 10)
+        #expect(frames.isRunning)
+        frames.noteFrameCost(Self.period / 2)
+        #expect(
+            frames.endsWith(
+                present: 11, blocked: false, chainShowsNoBlock: false, capped: false, fastestPeriod: Self.period) == nil
+        )
+        #expect(
+            frames.endsWith(
+                present: 10 + _BackToBackFrames.limit + 1, blocked: false, chainShowsNoBlock: false, capped: false,
+                fastestPeriod: Self.period) == .inconclusive)
+    }
+
+    @Test(
+        "frames are light when the last 8 cost under three quarters of a period on average",
+        arguments: [
+            (cost: period * 3 / 4 - 1, frames: 8, light: true), (cost: period * 3 / 4 + 1, frames: 8, light: false),
+            (cost: 0, frames: 7, light: false),
+        ])
+    func lightFrames(cost: Int64, frames count: Int, light: Bool) {
+        var frames = _BackToBackFrames()
+        for _ in 0..<count { frames.noteFrameCost(cost) }
+        #expect(frames.framesAreLight(period: Self.period) == light)
+        frames.forgetCosts()
+        #expect(frames.costliestRecentFrame == 0)
+    }
+
+    @Test(
+        "a display may run 1 Hz above its report, and a fit may be 0.5 % off; faster is not the display's vsync",
+        arguments: [
+            (reported: 60.0, fitted: 61.0, faster: false), (reported: 60.0, fitted: 61.4, faster: true),
+            (reported: 59.0, fitted: 59.94, faster: false), (reported: 60.0, fitted: 62.5, faster: true),
+            (reported: 144.0, fitted: 145.7, faster: false), (reported: 60.0, fitted: 30.0, faster: false),
+        ])
+    func rateVerdict(reported: Double, fitted: Double, faster: Bool) {
+        var verdict = _VsyncRateVerdict()
+        verdict.judge(
+            period: 1e9 / fitted, relocks: 0, reported: FrameRate(framesPerSecond: reported), returnsWerePaced: false)
+        #expect(verdict.isFaster == faster)
+    }
+
+    @Test("returns the source timed only cast doubt on a faster verdict; a display change waits for the next relock")
+    func rateVerdictDoubtAndDisplayChange() {
+        var verdict = _VsyncRateVerdict()
+        verdict.judge(period: 16_000_000, relocks: 0, reported: .hz60, returnsWerePaced: false)
+        #expect(verdict.isFaster && !verdict.isDoubted)
+        verdict.judge(period: Double(Self.period), relocks: 0, reported: .hz60, returnsWerePaced: true)
+        #expect(verdict.isFaster && verdict.isDoubted)
+        verdict.clear()
+        #expect(!verdict.isFaster && !verdict.isDoubted)
+        verdict.displayChanged(relocks: 2)
+        #expect(!verdict.isCurrentDisplays(relocks: 2))
+        verdict.judge(period: 16_000_000, relocks: 2, reported: .hz60, returnsWerePaced: false)
+        #expect(!verdict.isFaster)  // The old display's fit is not judged.
+        #expect(verdict.isCurrentDisplays(relocks: 3))
+        verdict.judge(period: 16_000_000, relocks: 3, reported: .hz60, returnsWerePaced: false)
+        #expect(verdict.isFaster)
+        #expect(_VsyncRateVerdict.isAnotherDisplay(period: 1e9 / 144, reported: .hz60))
+        #expect(!_VsyncRateVerdict.isAnotherDisplay(period: 1e9 / 59.94, reported: .hz60))
+    }
+
+    @Test(
+        "a VRR display shows a frame when presented, not before its fastest period, and refreshes on its own past its slowest",
+        arguments: [
+            // 48–144 Hz: fastest period 6.94 ms, slowest 20.83 ms; the last frame shown at 0.
+            (presented: Int64(10_000_000), time: Int64(10_000_000), drops: 0),
+            (presented: 3_000_000, time: 6_944_444, drops: 0),
+            (presented: 25_000_000, time: 27_777_777, drops: 1),
+            (presented: 45_000_000, time: 48_611_110, drops: 2),
+            (presented: -1, time: 6_944_444, drops: 0),
+        ])
+    func variableRefresh(presented: Int64, time: Int64, drops: Int) {
+        let refresh = FrameRate(framesPerSecond: 48)...FrameRate(framesPerSecond: 144)
+        let shown = _VariableRefreshModel.showing(presentedAt: presented, lastShown: 0, refresh: refresh)
+        #expect(shown.time == time && shown.drops == drops)
+    }
+
+    @Test("a frame is late on VRR past the paced period (at least the display's fastest), times the interval")
+    func lateOnVariableRefresh() {
+        let refresh = FrameRate(framesPerSecond: 48)...FrameRate(framesPerSecond: 144)
+        let fastest = refresh.upperBound.periodNanoseconds
+        #expect(
+            !_VariableRefreshModel.isLate(
+                presentStart: fastest - 1, lastTimestamp: 0, pacedPeriod: 0, interval: 1, refresh: refresh))
+        #expect(
+            _VariableRefreshModel.isLate(
+                presentStart: fastest, lastTimestamp: 0, pacedPeriod: 0, interval: 1, refresh: refresh))
+        #expect(
+            !_VariableRefreshModel.isLate(
+                presentStart: Self.period, lastTimestamp: 0, pacedPeriod: Self.period, interval: 2, refresh: refresh))
+    }
+}
