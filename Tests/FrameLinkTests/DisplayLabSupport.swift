@@ -24,11 +24,9 @@ struct LabScenario: CustomStringConvertible, Sendable {
     /// A move to another display at a frame.
     var move: (frame: Int64, refresh: DisplayLab.Refresh)?
 
-    /// Frames that go back to back while the source measures again whether present blocks (after
-    /// a start too slow for a swap chain to fill): they may come faster than the display, and
-    /// before them the source has seen no vsync, so its drops are within one of the truth (it
-    /// cannot know the display's phase), exact from then on; the rate is measured within 2 s of
-    /// the first of them.
+    /// A regression pin (``DisplayLabTimingTests``, not an outcome): the frames that go back to back
+    /// while the source measures again whether present blocks, after a start too slow for a swap
+    /// chain to fill; the rate is measured within 2 s of the first of them.
     var backToBack: ClosedRange<Int64>?
 
     /// How far the loop's drops may be from the truth: 0, except where the source cannot know
@@ -39,10 +37,11 @@ struct LabScenario: CustomStringConvertible, Sendable {
     /// is this, plus at most the present's jitter (0.3 ms).
     var frameInterval: Duration?
 
-    /// The mode the run must end in, and the frame by which it must have settled in it.
+    /// The mode the run must end in.
     var mode: PresentSource.Mode = .vsync
+    /// A regression pin (``DisplayLabTimingTests``): the frame by which the mode settled.
     var modeBy: Int64 = 110
-    /// The frame by which the grid must be phase-locked (timestamps within 50 µs), if it must.
+    /// A regression pin (``DisplayLabTimingTests``): the frame by which the grid was phase-locked.
     var lockedBy: Int64?
     /// The display's true rate at the end of the run (for the measured rate).
     var finalRate: FrameRate?
@@ -68,6 +67,9 @@ struct LabRun {
         var droppedSoFar: Int
         /// Whether the source has said the vsync is faster than the display's rate.
         var fasterThanDisplay: Bool
+        /// Whether the source says it is measuring whether present blocks (frames may then go back
+        /// to back, to fill a swap chain).
+        var isMeasuring: Bool
     }
 
     let lab: DisplayLab
@@ -95,7 +97,8 @@ struct LabRun {
                     deltaTime: link.deltaTime, duration: link.duration, mode: source.mode,
                     isPhaseLocked: source.isPhaseLocked, measured: source.measuredRefreshRate,
                     droppedSoFar: loop.statistics.droppedFrames,
-                    fasterThanDisplay: source.pacingState.reason.isFasterThanDisplay))
+                    fasterThanDisplay: source.pacingState.reason.isFasterThanDisplay,
+                    isMeasuring: source.pacingState.reason.isMeasuring))
             if let hidden = scenario.hidden {
                 // The host learns of the hide and the show (SDL's window events) and says so.
                 if link.frameIndex == hidden.lowerBound { (lab.isHidden, source.isWindowHidden) = (true, true) }
@@ -112,6 +115,11 @@ struct LabRun {
         loop.run(frames: scenario.frames)
         link.invalidate()
         frames = recorder.values
+    }
+
+    /// The lab's record of the frame that loop frame `index` presented, if it presented one.
+    func labFrame(presentedBy index: Int64) -> LabFrame? {
+        Int(index) < lab.frames.count ? lab.frames[Int(index)] : nil
     }
 
     /// The first frame from which `condition` holds for every later frame.
