@@ -5,7 +5,7 @@ import FrameLink
 /// (`PresentSource.timestampFollowsVsync`): that is the claim the timestamp, delta and target
 /// checks hold it to. The judged frames run from
 /// ``SweepVerdict/startAllowance`` on, and not within ``SweepVerdict/eventAllowance`` frames of a
-/// hidden window, a move or a hitch.
+/// hidden window, a move or a hitch, nor in the frames still in the swap chain when one happens.
 public enum SweepCheck: String, CaseIterable, Sendable {
     /// The drops booked equal the refreshes the display missed, frame by frame (booked at most as
     /// many frames late as the swap chain has buffers, as feedback arrives); on a display that
@@ -37,6 +37,11 @@ public struct SweepVerdict: Sendable {
     public static let startAllowance: Int64 = 120
     /// Frames not judged after a hidden window, a move or a hitch: 120.
     public static let eventAllowance: Int64 = 120
+    /// Frames not judged before such an event: as many as the swap chain has buffers. They were
+    /// presented before it, but may still be queued when it comes (a move blanks the display for a
+    /// modeset, a hide shows nothing): where and whether they are shown is decided by an event no
+    /// pacer can foresee when it gives them their target.
+    public static func framesInFlight(buffers: Int) -> Int64 { Int64(buffers) }
     /// How close a timestamp, a delta or a target must be: 100 µs.
     public static let tolerance: Int64 = 100_000
     /// How far a timestamp on the vsync may ever be: 1 ms.
@@ -74,7 +79,9 @@ public struct SweepVerdict: Sendable {
         let lastJudged = Int64(frames.count) - 8
         func isJudged(_ index: Int64) -> Bool {
             index >= Self.startAllowance && index <= lastJudged
-                && !events.contains { index >= $0 && index < $0 + Self.eventAllowance }
+                && !events.contains {
+                    index >= $0 - Self.framesInFlight(buffers: scenario.buffers) && index < $0 + Self.eventAllowance
+                }
         }
         var isFixed = false
         if case .fixed = scenario.refresh { isFixed = true }
@@ -187,8 +194,13 @@ public struct SweepVerdict: Sendable {
                 // A variable display's fastest period is its maximum rate's, or its cap's (the
                 // refreshes about a time are as far apart as the frames came); a fixed one's, its
                 // measured period.
+                // (The display in force: the scenario's, or after a move the one it moved to.)
+                let display =
+                    if let move = scenario.move, frames[start].index >= move.frame { move.refresh } else {
+                        scenario.refresh
+                    }
                 let period =
-                    if case .variable(_, let maximum) = lab.refresh {
+                    if case .variable(_, let maximum) = display {
                         (scenario.cap ?? maximum).periodNanoseconds
                     } else {
                         Self.period(at: stamps[start], in: lab.refreshTimes)
@@ -223,13 +235,16 @@ public struct SweepVerdict: Sendable {
         return best
     }
 
-    /// The display's period around `time`: the interval between the refreshes about it (the
-    /// smallest of the neighbouring intervals, so a variable display's pauses do not count).
+    /// The display's period at `time`: the shorter of the last two intervals between refreshes that
+    /// end at or before it (the display in force then: a move to another rate must not lend a
+    /// frame before it the new display's period; the shorter, so a variable display's pauses do
+    /// not count), or the first interval when `time` comes before the second refresh.
     public static func period(at time: Int64, in refreshes: [FrameInstant]) -> Int64 {
-        let after = min(max(firstRefresh(after: time, in: refreshes), 1), max(1, refreshes.count - 1))
         guard refreshes.count >= 2 else { return 16_666_667 }
+        let lastAtOrBefore = firstRefresh(after: time, in: refreshes) - 1
+        let last = min(max(lastAtOrBefore, 1), refreshes.count - 1)
         var shortest = Int64.max
-        for index in max(1, after - 2)...min(refreshes.count - 1, after + 2) {
+        for index in max(1, last - 1)...last {
             shortest = min(shortest, refreshes[index].nanoseconds - refreshes[index - 1].nanoseconds)
         }
         return max(1, shortest)

@@ -51,6 +51,34 @@ struct PacingSweepTests {
         #expect(SweepVerdict.distanceToNearestRefresh(60, in: refreshes) == 10)
         #expect(SweepVerdict.period(at: 15, in: refreshes) == 10)
         #expect(SweepVerdict.period(at: 47, in: refreshes) == 5)
+        // Before a move to a faster display, the period is the old display's: the new one's
+        // shorter intervals come after the time judged.
+        #expect(SweepVerdict.period(at: 38, in: refreshes) == 10)
+        #expect(SweepVerdict.period(at: 5, in: refreshes) == 10)
+    }
+
+    @MainActor
+    @Test("a move judges neither the frames still in the swap chain when it comes nor the new display by the old one")
+    func moveAllowance() throws {
+        // The sweep's own draw: a fixed display moved to a fixed display of another rate.
+        let moved = try #require(
+            (0..<2_000).lazy.map { SweepScenario(seed: 1, index: $0) }.first { scenario in
+                guard case .fixed(let from, _) = scenario.refresh, let move = scenario.move,
+                    case .fixed(let to, _) = move.refresh, abs(from.framesPerSecond - to.framesPerSecond) > 20
+                else { return false }
+                return scenario.hidden == nil && scenario.hitch == nil && scenario.jitter == .none
+            })
+        let run = SweepRun(moved)
+        let move = try #require(moved.move)
+        // The frame before the move was still queued when the display blanked for the modeset: it
+        // was shown after the blank, on the new display, which no target given before could know.
+        let before = run.lab.frames[Int(move.frame - 1)]
+        let shown = try #require(before.shownAt)
+        let target = try #require(run.frames.first { $0.index == move.frame - 1 }).target
+        #expect(shown.nanoseconds - target >= moved.modesetGap.wholeNanoseconds / 2)
+        let verdict = SweepVerdict(run)
+        #expect(verdict.failures[.targetNotShown] == nil, "\(moved): \(verdict.failures)")
+        #expect(verdict.failures[.deltaTimeNotWholePeriods] == nil, "\(moved): \(verdict.failures)")
     }
 
     @MainActor
@@ -68,5 +96,20 @@ struct PacingSweepTests {
         let verdict = SweepVerdict(SweepRun(plain))
         #expect(verdict.passes, "\(plain): \(verdict.failures)")
         #expect(verdict.judged == Set(SweepCheck.allCases), "\(verdict.judged)")
+    }
+
+    @MainActor
+    @Test(
+        "before a move from a variable display, frames are held to its fastest refresh, not to the fixed one's period")
+    func fasterCheckFollowsTheDisplayInForce() throws {
+        let moved = try #require(
+            (0..<2_000).lazy.map { SweepScenario(seed: 1, index: $0) }.first { scenario in
+                guard case .variable = scenario.refresh, let move = scenario.move, case .fixed = move.refresh,
+                    move.frame > SweepVerdict.startAllowance + 100
+                else { return false }
+                return scenario.hitch == nil && scenario.hidden == nil
+            })
+        let verdict = SweepVerdict(SweepRun(moved))
+        #expect(verdict.failures[.fasterThanDisplay] == nil, "\(moved): \(verdict.failures)")
     }
 }
