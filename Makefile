@@ -132,7 +132,7 @@ fuzz: deps
 SWEEP_SCENARIOS ?= 100000
 SWEEP_SEED ?= 1
 SWEEP_ALLOWED_FAILURES ?= 0
-SWEEP_CEILING := 138
+SWEEP_CEILING := 129
 sweep: deps
 	$(SWIFT) build -c release --product PacingSweep 2>&1 | tail -1
 	@mkdir -p $(OUT)

@@ -102,4 +102,28 @@ struct SwapChainModelTests {
         let placed = model.place(Self.frame(called: 20, number: 21, blocked: true, frame: 2))
         #expect(placed.shown == 21 && placed.drops == 0)
     }
+
+    @Test("a frame that begins a period late has dropped one already: booked at once, not again when it is placed")
+    func dropsBookedAhead() {
+        var model = _SwapChainModel()
+        _ = model.place(Self.frame(called: 0, number: 1, blocked: true, frame: 1))
+        // Frame 2 returned at once and is shown on vsync 2, but the next frame begins only at vsync
+        // 3: it cannot be shown before 4, so vsync 3 shows frame 2 again, whatever frame 3 does.
+        let late = model.place(Self.frame(called: 1, number: 3, blocked: false, frame: 2))
+        #expect(late.shown == 2 && late.drops == 1)
+        // Frame 3 is shown on vsync 4 after all: its one missed refresh was booked already.
+        let next = model.place(Self.frame(called: 3, number: 4, blocked: false, frame: 3))
+        #expect(next.shown == 4 && next.drops == 0)
+    }
+
+    @Test("a variable-refresh display waits for the frame: nothing is booked ahead")
+    func nothingAheadOnVariableRefresh() {
+        var model = _SwapChainModel()
+        var first = Self.frame(called: 0, number: 1, blocked: true, frame: 1)
+        first.refreshesEveryVsync = false
+        _ = model.place(first)
+        var late = Self.frame(called: 1, number: 3, blocked: false, frame: 2)
+        late.refreshesEveryVsync = false
+        #expect(model.place(late).drops == 0)
+    }
 }

@@ -930,7 +930,8 @@ public final class PresentSource: FrameSource {
         let placement = swapChain.place(
             _SwapChainModel.Frame(
                 called: called, number: number, blocked: blocked, frame: presentCount,
-                interval: Int64(presentInterval), chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturnNumber))
+                interval: Int64(presentInterval), chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturnNumber,
+                refreshesEveryVsync: variableRefreshRange == nil))
         knownDrops = placement.drops
         knownShownTime = grid.time(ofNumber: placement.shown)
         knownTarget = grid.time(ofNumber: placement.target)

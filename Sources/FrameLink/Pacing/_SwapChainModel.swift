@@ -19,6 +19,9 @@ struct _SwapChainModel {
     private(set) var lastShownNumber: Int64?
     /// The newest reported frame and the grid number it was shown on (presentation feedback).
     private(set) var lastReport: (frame: Int64, number: Int64)?
+    /// Drops of the frame being built already booked at the boundary before it (see
+    /// ``place(_:)``): taken off its own count when it is placed.
+    private(set) var dropsBookedAhead = 0
 
     /// One frame boundary while frames follow the grid.
     struct Frame {
@@ -39,19 +42,33 @@ struct _SwapChainModel {
         /// blocked, on a vsync of the grid (`nil` for any other timestamp: a deadline's, a shifted
         /// frame's, a hidden window's). Only read by the first frame on the grid.
         var lastBlockingReturn: Int64?
+        /// Whether the display refreshes on every vsync of the grid whether a frame came or not (a
+        /// fixed refresh); a variable-refresh display waits for the frame instead.
+        var refreshesEveryVsync = true
     }
 
     /// Where a frame went.
     struct Placement: Equatable {
         /// The vsync that shows the frame.
         var shown: Int64
-        /// The frames of the chosen rate the display dropped before it.
+        /// The drops to book at this boundary: the frames of the chosen rate the display dropped
+        /// before this frame (less those booked ahead at the boundary before), and those it has
+        /// already dropped before the next one.
         var drops: Int
         /// The vsync that shows the next frame, at the earliest: the target of the frame being built.
         var target: Int64
     }
 
     /// Places `frame`: the vsync that shows it, the drops before it, the next frame's target.
+    ///
+    /// **Drops are booked as soon as they are certain.** The frame being built begins at vsync
+    /// `frame.number`; it cannot be shown before the next vsync, nor before the one after `frame`'s.
+    /// On a display that refreshes every vsync, each vsync from where it should have been shown
+    /// (`interval` after `frame`'s) up to the one before that earliest is the old frame shown
+    /// again: a drop now, whatever the frame then does.
+    /// They are booked at this boundary, whose interval holds them (a frame that began a period
+    /// late), and taken off that frame's own count when it is placed. (Booked only with that frame,
+    /// they fell in an interval of one period, which cannot hold them, and were lost.)
     mutating func place(_ frame: Frame) -> Placement {
         var shown = lastShownNumber.map { max($0 + 1, frame.called + 1) } ?? frame.called + 1
         if frame.blocked {
@@ -69,7 +86,7 @@ struct _SwapChainModel {
             shown = max(shown, report.number + (frame.frame - report.frame))
             if report.frame == frame.frame { shown = report.number }
         }
-        let drops: Int
+        var drops: Int
         if let previous = lastShownNumber {
             // The refreshes the display showed the old frame longer than the interval it should
             // have, from where the model shows this frame.
@@ -78,6 +95,15 @@ struct _SwapChainModel {
             drops = Self.dropsComingOntoGrid(
                 at: frame.number, after: frame.lastBlockingReturn, interval: frame.interval)
         }
+        drops = max(0, drops - dropsBookedAhead)
+        // The next frame's drops already certain: the vsyncs from where it should be shown to the
+        // one before the earliest it can be.
+        // (A variable-refresh display waits for the frame: nothing is certain before it comes.)
+        let earliestNext = max(frame.number + 1, shown + 1)
+        dropsBookedAhead =
+            frame.refreshesEveryVsync
+            ? Self.drops(missedRefreshes: earliestNext - (shown + frame.interval), interval: frame.interval) : 0
+        drops += dropsBookedAhead
         lastShownNumber = shown
         lastVsyncNumber = frame.number
         let placement = Placement(shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval))
@@ -96,6 +122,7 @@ struct _SwapChainModel {
     mutating func forget() {
         lastVsyncNumber = nil
         lastShownNumber = nil
+        dropsBookedAhead = 0
     }
 
     /// The drops of the first frame on the grid, at vsync `number`, after frames timed otherwise:
