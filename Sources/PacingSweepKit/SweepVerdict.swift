@@ -44,6 +44,10 @@ public struct SweepVerdict: Sendable {
     public static func framesInFlight(buffers: Int) -> Int64 { Int64(buffers) }
     /// How close a timestamp, a delta or a target must be: 100 µs.
     public static let tolerance: Int64 = 100_000
+
+    /// How close timestamps and targets must be, beyond the tolerance: nothing, or (for
+    /// ``SweepVerdict/init(_:beyondUnseenFloor:)``) the run's least present delay.
+    private let floorAllowance: Int64
     /// How far a timestamp on the vsync may ever be: 1 ms.
     public static let largestTimestampError: Int64 = 1_000_000
     /// The share of judged presents that must block for a display to have revealed its vsync: a
@@ -66,8 +70,16 @@ public struct SweepVerdict: Sendable {
     }
 
     /// Judges `run`.
+    ///
+    /// With `beyondUnseenFloor`, a run without presentation feedback is judged beyond the present
+    /// delay's floor as the lab drew it (``DisplayLab/leastPresentDelay``): timestamps and targets
+    /// may be late by it on top of the tolerance. No pacer that sees only present returns can tell
+    /// that floor from the vsync's phase (every return is late by it); this verdict says which
+    /// failures are that and nothing else. (With feedback, and by default, the floor counts.)
     @MainActor
-    public init(_ run: SweepRun) {
+    public init(_ run: SweepRun, beyondUnseenFloor: Bool = false) {
+        floorAllowance =
+            beyondUnseenFloor && !run.scenario.feedback ? (run.lab.leastPresentDelay?.wholeNanoseconds ?? 0) : 0
         let scenario = run.scenario
         let frames = run.frames
         let lab = run.lab
@@ -147,12 +159,14 @@ public struct SweepVerdict: Sendable {
             // tolerance of one: a target a microsecond after the true vsync must not count a frame
             // presented between them as in time.)
             let nearest = Self.nearestRefresh(to: frame.target, in: lab.refreshTimes)
-            let aimed = abs(nearest - frame.target) <= Self.tolerance ? nearest : frame.target
+            let aimed = abs(nearest - frame.target) <= Self.tolerance + floorAllowance ? nearest : frame.target
             if frame.followsVsync, Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt,
                 lab.frames[Int(index)].presentedAt.nanoseconds < aimed
             {
                 judged.insert(.targetNotShown)
-                if abs(shown.nanoseconds - frame.target) > Self.tolerance { fail(.targetNotShown, at: index) }
+                if abs(shown.nanoseconds - frame.target) > Self.tolerance + floorAllowance {
+                    fail(.targetNotShown, at: index)
+                }
             }
 
             // Timestamps and deltas on a fixed display, in the frames on the vsync.
@@ -161,7 +175,7 @@ public struct SweepVerdict: Sendable {
             judged.insert(.timestampOffVsync)
             let error = Self.distanceToNearestRefresh(frame.timestamp, in: lab.refreshTimes)
             timestampsJudged += 1
-            if error <= Self.tolerance { timestampsNear += 1 }
+            if error <= Self.tolerance + floorAllowance { timestampsNear += 1 }
             if error > Self.largestTimestampError { fail(.timestampOffVsync, at: index) }
             if position > 0, wasLocked {
                 judged.insert(.deltaTimeNotWholePeriods)

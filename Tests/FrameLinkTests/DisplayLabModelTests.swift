@@ -401,4 +401,16 @@ struct DisplayLabModelTests {
         #expect(lab.refreshTimes.isEmpty, "no refreshes recorded")
         #expect(lab.missedRefreshes == 0)
     }
+
+    @Test("the lab keeps the least delay a blocking present returned with: the floor no pacer sees without feedback")
+    func leastPresentDelay() {
+        let delays: [Duration] = [.microseconds(300), .microseconds(180), .microseconds(650)]
+        let lab = DisplayLab(refresh: .fixed(.hz60), jitter: .sampled(delays))
+        #expect(lab.leastPresentDelay == nil)
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(lab.leastPresentDelay == .microseconds(180))
+    }
 }

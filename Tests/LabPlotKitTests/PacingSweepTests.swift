@@ -112,4 +112,17 @@ struct PacingSweepTests {
         let verdict = SweepVerdict(SweepRun(moved))
         #expect(verdict.failures[.fasterThanDisplay] == nil, "\(moved): \(verdict.failures)")
     }
+
+    @MainActor
+    @Test(
+        "beyond the unseen floor: a run without feedback that fails only by its delay's floor passes; the default counts it"
+    )
+    func unseenFloor() throws {
+        let found = try #require(
+            (0..<400).lazy.map { SweepScenario(seed: 1, index: $0) }.filter { !$0.feedback }.map { SweepRun($0) }
+                .first { !SweepVerdict($0).passes && SweepVerdict($0, beyondUnseenFloor: true).passes })
+        let floor = try #require(found.lab.leastPresentDelay)
+        #expect(floor > .zero)
+        #expect(SweepVerdict(found).failures.keys.allSatisfy { [.timestampOffVsync, .targetNotShown].contains($0) })
+    }
 }

@@ -136,6 +136,12 @@ public final class DisplayLab: PacingClock {
     /// ``LabFrame/missedRefreshes``).
     public private(set) var missedRefreshes = 0
 
+    /// The least delay a blocking present returned with after the refresh that released it, so far
+    /// (`nil` before one blocked): the floor of the present delay as this run drew it. Without
+    /// presentation feedback no pacer can see it (every return is late by it, so it looks like the
+    /// vsync's phase); a judge may ask how far a run's timestamps are from the truth beyond it.
+    public private(set) var leastPresentDelay: Duration?
+
     private var time: Int64 = 0
     private var random: _SplitMix64
     private var queue: [Int] = []
@@ -321,7 +327,9 @@ public final class DisplayLab: PacingClock {
                 blocked = true
             }
             if blocked {
-                sleep(untilNanoseconds: time + jitter.draw(&random))
+                let delay = jitter.draw(&random)
+                leastPresentDelay = min(leastPresentDelay ?? .nanoseconds(delay), .nanoseconds(delay))
+                sleep(untilNanoseconds: time + delay)
             } else {
                 work(for: presentCost)
             }
