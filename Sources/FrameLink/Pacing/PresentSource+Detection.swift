@@ -1,0 +1,141 @@
+// PresentSource's detection: whether present blocks on the display's vsync, decided by the pacing
+// machine (``_PacingMachine``) from what is measured.
+extension PresentSource {
+    /// Whether the first frames are still presented back to back.
+    var isProbing: Bool { backToBack.isRunning }
+    /// Whether frames may go back to back to measure again whether present blocks: the last frames
+    /// were light (``_BackToBackFrames``), and no cap, requested range or halved rate holds them
+    /// (back-to-back frames would exceed it).
+    var mayMeasureAgain: Bool {
+        backToBack.framesAreLight(period: displayRefreshRate.periodNanoseconds) && !capsAtDisplayRefreshRate
+            && requestedRange == nil && !halvesRate
+    }
+    /// Tells ``onPacingStateChange`` of a state that changed since it was last told.
+    func announcePacingState() {
+        guard pacingState != announcedState else { return }
+        announcedState = pacingState
+        onPacingStateChange?(pacingState)
+    }
+
+    func applyRequestedPacing() {
+        chainFill.forget()
+        let before = mode
+        machine.pacingRequested(pacing)
+        if mode != before { modeDidChange(from: before) }
+        // Whether a range is paced directly depends on the pacing asked for.
+        if requestedRange != nil { applyRequestedRange() }
+    }
+
+    /// Whether the blocking presents measured so far come faster than the display allows.
+    var vsyncIsFasterThanDisplay: Bool { rateVerdict.isFaster }
+
+    /// The fastest period the display may really have, in nanoseconds.
+    var fastestPlausiblePeriod: Int64 {
+        _VsyncRateVerdict.fastestPlausiblePeriod(reported: displayRefreshRate)
+    }
+
+    /// Lets the pacing machine decide from what is measured, and does what it says.
+    func detect() {
+        let evidence = _PacingMachine.Evidence(
+            presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
+            displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
+            gridPeriod: grid.period, gridIsStable: grid.isStable, gridRelocks: grid.relocks,
+            lastReturnFits: lastReturnFits, receivesFeedback: receivesPresentationFeedback,
+            returnsWerePaced: returnsWerePaced, returnsFollowFrames: returnsFollowFrames,
+            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: rateVerdict.isDoubted,
+            presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
+            mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
+        let before = mode
+        let action = machine.frameBegan(evidence)
+        if mode != before { modeDidChange(from: before) }
+        switch action {
+        case .none:
+            break
+        case .startPhaseProbe:
+            // Frames begin so that, with the last frame's time from its start to its present's
+            // return, the returns would land half a period off the grid's vsyncs.
+            let start = _PhaseProbe.firstFrameStart(
+                vsyncAfterNext: grid.time(ofNumber: grid.number(atOrBefore: now.nanoseconds) + 2),
+                period: Int64(grid.period.rounded()), returnOffset: returnOffset, now: now.nanoseconds)
+            deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
+        case .paceAtDisplayRate:
+            deadline.refreshRate = displayRefreshRate
+            applyDeadlineRange()
+        case .measureAgain:
+            startBackToBackFrames()
+        case .notePresentFollowsFrames:
+            returnsFollowFrames = true
+            keepsNoPhase = true
+            FrameLinkLogging.logger.debug(
+                "pacing: \(pacingState.reason)", metadata: ["refresh": "\(displayRefreshRate)"])
+        case .clearDoubtsAboutGrid:
+            keepsNoPhase = false
+            rateVerdict.clear()
+        }
+    }
+
+    /// The most vsyncs between two presents' returns that the source's own pacing explains: its
+    /// present interval, or, while the last frames cost more than a period, one more than the
+    /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
+    var explainedVsyncMultiple: Int64 {
+        let period = displayRefreshRate.periodNanoseconds
+        return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
+    }
+
+    /// Presents the next frames back to back (or until one blocks), and measures again
+    /// whether present blocks: the start-up probe, again, once frames are fast enough to fill a
+    /// swap chain.
+    func startBackToBackFrames() {
+        backToBack.start(afterPresent: presentCount)
+        presentDurations.removeAll()
+        // A fit from before the slow frames is carried over a gap with no returns: its line may
+        // have drifted from the vsync by then. The returns to come fit it afresh.
+        if grid.hasGrid { grid.restartPhase() }
+        FrameLinkLogging.logger.debug(
+            "pacing: frames take under three quarters of a period now; up to \(_BackToBackFrames.limit) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
+            metadata: ["refresh": "\(displayRefreshRate)"])
+    }
+
+    /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
+    /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
+    /// has decided to pace by deadline; always under forced pacing.
+    public var acceptsLateFrames: Bool {
+        guard pacing == .automatic else { return true }
+        switch mode {
+        case .vsync: return grid.isUsable
+        case .deadline:
+            // Decided: present does not block (a quarter period or more, in the median), or it was
+            // found not to be the display's vsync. Until then the source is still measuring.
+            guard machine.phaseProbe == nil, !isProbing, presentDurations.count == presentDurations.capacity else {
+                return false
+            }
+            return presentDurations.median * _PacingMachine.blockingMedianFraction
+                < displayRefreshRate.periodNanoseconds
+                || keepsNoPhase
+                || vsyncIsFasterThanDisplay || returnsFollowFrames
+        case .unpaced: return true
+        }
+    }
+
+    /// Whether more than a quarter of the recent blocking presents were called when the source
+    /// chose (deadline waits, holds): a grid fitted to them may echo that timing. A few (the first
+    /// present after a hidden window is shown again) do not matter.
+    var returnsWerePaced: Bool {
+        pacedReturns.marked * 4 > pacedReturns.count
+    }
+
+    /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the
+    /// present durations are timed afresh, and in deadline mode the deadline grid keeps the vsync's
+    /// rate and phase where they are known (a window hidden, or a swap chain whose presents stopped
+    /// blocking, is still best paced on the display's grid).
+    func modeDidChange(from oldMode: Mode) {
+        FrameLinkLogging.logger.debug(
+            "pacing: \(oldMode) → \(mode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
+        presentDurations.removeAll()
+        if mode == .deadline, let lastTimestamp {
+            if let measuredRefreshRate, grid.isUsable { deadline.refreshRate = measuredRefreshRate }
+            applyDeadlineRange()
+            deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
+        }
+    }
+}

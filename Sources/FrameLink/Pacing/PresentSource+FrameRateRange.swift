@@ -1,0 +1,168 @@
+// PresentSource's frame-rate ranges (``PresentSource/requestFrameRate(in:)``), variable refresh and
+// the automatic frame rate.
+extension PresentSource {
+    /// The vsyncs from one present to the next while frames follow the vsync: 1 (every vsync), the
+    /// divisor chosen for a requested frame-rate range (``requestFrameRate(in:)``), doubled while
+    /// auto frame rate has halved the rate. In deadline mode, 2 while auto frame rate has halved
+    /// the rate, else 1 (a requested range is then in the deadline grid's rate).
+    public var presentInterval: Int {
+        (mode == .vsync ? rangeInterval : 1) * (halvesRate ? 2 : 1)
+    }
+
+    /// Whether auto frame rate has halved the rate.
+    var halvesRate: Bool { autoFrameRate.isHalved }
+
+    /// The vsyncs per frame chosen for the requested range while frames follow the vsync (1
+    /// without one, or while the range is paced directly), for the display's rate (measured when
+    /// known). Chosen again only when that rate moves by more than 0.5 % (another display): a
+    /// measurement that wobbles in its last digits never changes the cadence.
+    var rangeInterval: Int {
+        guard let requestedRange, !pacesRequestedRateDirectly else { return 1 }
+        return rangeChoice(requestedRange).interval
+    }
+
+    /// The divisor of the display's rate for `range`, and the rate it was chosen for.
+    func rangeChoice(_ range: FrameRateRange) -> (base: FrameRate, interval: Int) {
+        let base = measuredRefreshRate ?? displayRefreshRate
+        if let cached = rangeIntervalCache, base.isClose(to: cached.base) { return cached }
+        let chosen = (base, range.divisor(dividing: base).divisor)
+        rangeIntervalCache = chosen
+        return chosen
+    }
+    /// Whether frames are paced directly at a requested rate: a requested range on a
+    /// variable-refresh display, while pacing is automatic or deadline (forced vsync divides the
+    /// display's maximum instead; pacing off ignores ranges).
+    var pacesRequestedRateDirectly: Bool {
+        requestedRange != nil && variableRefreshRange != nil && (pacing == .automatic || pacing == .deadline)
+    }
+
+    /// Whether a requested rate below a variable-refresh display's maximum is paced directly (see
+    /// ``variableRefreshRange``): the display then shows each frame as it is presented. (At the
+    /// maximum, a frame may wait for the display's next refresh.)
+    var showsFramesWhenPresented: Bool {
+        guard pacesRequestedRateDirectly, let display = variableRefreshRange else { return false }
+        return deadline.refreshRate < display.upperBound
+    }
+
+    /// Whether the frame just presented on a variable-refresh display (``variableRefreshRange``)
+    /// came late (``_VariableRefreshModel``), while pacing is automatic and no phase probe runs:
+    /// the display shows it when it is presented, and it is not a drop.
+    var isLateOnVariableRefresh: Bool {
+        guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
+            let lastTimestamp
+        else { return false }
+        return _VariableRefreshModel.isLate(
+            presentStart: presentStart, lastTimestamp: lastTimestamp,
+            pacedPeriod: pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod,
+            interval: Int64(presentInterval), refresh: display)
+    }
+
+    /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``
+    /// while frames follow the vsync; the deadline grid's rate (a requested range's, when one is
+    /// requested) divided by it in deadline mode.
+    public var refreshRate: FrameRate {
+        let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
+        return base.divided(by: presentInterval)
+    }
+
+    /// Paces frames at a rate in `range`, or as the display goes again for `nil`
+    /// (``FrameLoop/preferredFrameRateRange`` calls it):
+    /// - while frames follow a fixed vsync, the present goes out on every k-th vsync, the k that
+    ///   puts the display's rate in the range closest to the preferred rate (30 on 60 Hz, 72 on
+    ///   144 Hz for 60–90 Hz preferring 72, 48 on 144 Hz for 40–50 Hz);
+    /// - on a variable-refresh display (``variableRefreshRange``), frames are paced by deadline at
+    ///   the preferred rate (never above the display's maximum), and the display shows each as it
+    ///   comes;
+    /// - in deadline mode (no vsync honoured), the deadline grid runs at the preferred rate.
+    public func requestFrameRate(in range: FrameRateRange?) {
+        guard range != requestedRange else { return }
+        requestedRange = range
+        applyRequestedRange()
+    }
+
+    /// The rate chosen for the requested range and why, for the current mode; `nil` while none
+    /// is requested, and while pacing is off.
+    public var frameRateChoice: FrameRateChoice? {
+        guard let requestedRange, mode != .unpaced else { return nil }
+        if mode == .vsync && !pacesRequestedRateDirectly {
+            return requestedRange.choice(
+                dividing: measuredRefreshRate ?? displayRefreshRate, by: rangeChoice(requestedRange).interval)
+        }
+        return deadline.frameRateChoice
+    }
+
+    /// Applies the requested range: the vsync divisor is chosen afresh, and the deadline grid
+    /// (see ``applyDeadlineRange()``).
+    func applyRequestedRange() {
+        rangeIntervalCache = nil
+        if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
+            applyDeadlineRange()
+            if pacing == .automatic {
+                let choice = deadline.frameRateChoice ?? range.choice(onVariableRefresh: display)
+                let before = mode
+                machine.rangePacedDirectly(choice)
+                if mode != before { modeDidChange(from: before) }
+                if let lastTimestamp { deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp)) }
+            }
+            return
+        }
+        if pacing == .automatic {
+            // No longer paced directly (the range or the variable refresh is gone): measure again.
+            machine.rangeNoLongerPacedDirectly()
+        }
+        applyDeadlineRange()
+    }
+
+    /// The deadline grid's rate for the requested range on a fixed display: the same division of
+    /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
+    /// else the preferred rate directly but never above the display's rate.
+    func applyDeadlineRange() {
+        guard let range = requestedRange else {
+            deadline.apply(nil)
+            return
+        }
+        if pacesRequestedRateDirectly, let display = variableRefreshRange {
+            deadline.apply(range.choice(onVariableRefresh: display))
+        } else if measuredRefreshRate != nil && grid.isUsable && !keepsNoPhase && !returnsFollowFrames
+            && !vsyncIsFasterThanDisplay
+        {
+            let chosen = rangeChoice(range)
+            deadline.apply(range.choice(dividing: chosen.base, by: chosen.interval))
+        } else {
+            deadline.apply(range.directChoice(atMost: displayRefreshRate))
+        }
+    }
+
+    func noteFrameCost(_ cost: Int64) {
+        backToBack.noteFrameCost(cost)
+        guard automaticFrameRate else { return }
+        // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
+        let budget = refreshRate.periodNanoseconds / (halvesRate ? 2 : 1)
+        apply(autoFrameRate.noteFrameCost(cost, budget: budget))
+    }
+
+    /// What the halved rate presents on: every 2nd deadline of a requested range's rate, or every
+    /// 2k-th vsync for a divisor k.
+    var halvedCadence: String {
+        mode == .deadline && requestedRange != nil
+            ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"
+    }
+
+    /// Logs what the automatic frame rate did (`back` says why it went back to the full rate).
+    func apply(
+        _ action: _AutoFrameRate.Action, back: String = "the frame cost is under 70 % of the budget"
+    ) {
+        switch action {
+        case .none:
+            break
+        case .halve:
+            if case .halved(let cost, let budget) = autoFrameRate.state {
+                FrameLinkLogging.logger.debug(
+                    "automatic frame rate: presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the \(Milliseconds(budget)) ms budget"
+                )
+            }
+        case .restore:
+            FrameLinkLogging.logger.debug("automatic frame rate: back to the full rate: \(back)")
+        }
+    }
+}
