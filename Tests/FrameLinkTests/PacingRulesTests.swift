@@ -162,4 +162,36 @@ struct PacingRulesTests {
             !_VariableRefreshModel.isLate(
                 presentStart: Self.period, lastTimestamp: 0, pacedPeriod: Self.period, interval: 2, refresh: refresh))
     }
+
+    @Test(
+        "the first fit: intervals of 3, 4, 5 and 7 nominal periods share one period; all even, or not whole, the median decides",
+        arguments: [
+            (multiples: [3.0, 4, 4, 4, 5, 5, 7], common: true),
+            (multiples: [2.0, 2, 4, 2, 6], common: false),
+            (multiples: [1.0, 1, 1, 1], common: false),
+            (multiples: [3.0, 4, 9, 4], common: false),
+            (multiples: [1.04, 2.08, 3.12], common: false),
+            (multiples: [1.0, 2, 3.01, 2], common: true),
+        ])
+    func commonVsyncInterval(multiples: [Double], common: Bool) {
+        let nominal: Int64 = 4_640_000
+        let intervals = multiples.map { Int64($0 * Double(nominal)) }
+        let found = _VsyncGrid.commonVsyncInterval(of: intervals, nominalPeriod: nominal)
+        #expect((found != nil) == common)
+        if let found { #expect(abs(found - nominal) < nominal / 100) }
+    }
+
+    @Test("frames hovering at a period on two buffers, only some presents blocking: the grid is the display's")
+    func hoveringFirstFit() {
+        // Returns of the presents that blocked, 3 to 7 periods of a 215.51 Hz display apart.
+        let period = FrameRate(framesPerSecond: 215.51).periodNanoseconds
+        var grid = _VsyncGrid(nominalPeriod: period)
+        var time: Int64 = 1_000_000
+        for steps in [3, 4, 4, 5, 4, 7, 5, 3, 4, 6, 4, 5] as [Int64] {
+            time += steps * period
+            grid.add(returnTime: time)
+        }
+        #expect(grid.hasGrid)
+        #expect(abs(grid.period - Double(period)) < 1_000)
+    }
 }

@@ -306,11 +306,14 @@ struct _VsyncGrid {
         var intervals: [Int64] = []
         intervals.reserveCapacity(times.count)
         for index in 1..<times.count { intervals.append(times[index] - times[index - 1]) }
+        let commonPeriod = Self.commonVsyncInterval(of: intervals, nominalPeriod: nominalPeriod)
         intervals.sort()
         guard intervals[intervals.count / 2] > 0 else { return }
-        let median = Self.vsyncInterval(
-            fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod,
-            largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
+        let median =
+            commonPeriod
+            ?? Self.vsyncInterval(
+                fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod,
+                largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
         guard Self.isPlausible(period: Double(median)) else {
             // Returns closer (or further) apart than any display refreshes: not a vsync's. The
             // window keeps filling from its newest half. (Not counted as an implausible fit: returns
@@ -341,6 +344,44 @@ struct _VsyncGrid {
 
     /// The most vsyncs a median interval is ever taken to span.
     static let largestVsyncMultiple: Int64 = 8
+
+    /// How close an interval between returns must be to a whole number of nominal periods to be
+    /// taken as that many vsyncs: 2 % (a display reported in whole hertz runs within 1.7 % of its
+    /// report at 59 Hz; an emulated throttle, 4 % off at 62.5 Hz for a 60 Hz report, is not one).
+    static let nominalMultipleTolerance: Int64 = 50
+
+    /// The vsync interval the first returns share when their intervals are whole numbers of nominal
+    /// periods with no common divisor above one (3, 4, 5 and 7 periods apart, as when only some
+    /// presents of frames that hover at a period block): then the display refreshes every nominal
+    /// period, whatever the median interval; measured as the intervals' sum over the periods they
+    /// span (not the nominal period, which may be a little wrong). `nil` otherwise (a common
+    /// divisor above one, as a slower display than reported gives, or intervals that are not
+    /// whole numbers of nominal periods): the median decides.
+    static func commonVsyncInterval(of intervals: [Int64], nominalPeriod: Int64) -> Int64? {
+        guard nominalPeriod > 0, !intervals.isEmpty else { return nil }
+        var divisor: Int64 = 0
+        var total: Int64 = 0
+        var periods: Int64 = 0
+        for interval in intervals {
+            let multiple = (interval + nominalPeriod / 2) / nominalPeriod
+            guard multiple >= 1, multiple <= largestVsyncMultiple,
+                abs(interval - multiple * nominalPeriod) * nominalMultipleTolerance <= multiple * nominalPeriod
+            else { return nil }
+            divisor = greatestCommonDivisor(divisor, multiple)
+            total += interval
+            periods += multiple
+        }
+        // (All one period apart: the median says the same.)
+        guard divisor == 1, periods > Int64(intervals.count) else { return nil }
+        return total / periods
+    }
+
+    /// The greatest common divisor of two non-negative numbers.
+    static func greatestCommonDivisor(_ a: Int64, _ b: Int64) -> Int64 {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
+    }
 
     /// The interval between vsyncs that a median interval between returns stands for: the median
     /// itself, or a k-th of it when it is within 2 % of k nominal periods and the source's pacing
