@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "FramePace",
             dependencies: [
-                "FrameLink", "LabPlotKit",
+                "FrameLink", "LabPlotKit", "CFrameLinkShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,7 +91,7 @@ int CFrameLinkShims_enterRealTime(int priority, int *granted) {
     if (current == SCHED_FIFO || current == SCHED_RR) {
         struct sched_param parameters;
         *granted = sched_getparam(0, &parameters) == 0 ? parameters.sched_priority : 0;
-        return 1;
+        return CFrameLinkShims_alreadyRealTime;
     }
     struct sched_param previous;
     if (sched_getparam(0, &previous) != 0) {
@@ -152,6 +153,51 @@ bool CFrameLinkShims_isRealTimePolicy(int policy) {
 #else
     (void)policy;
     return false;
+#endif
+}
+
+#if defined(__linux__) && defined(SYS_sched_setattr) && defined(SYS_sched_getattr)
+// The kernel's `struct sched_attr` as of its first version (48 bytes, SCHED_ATTR_SIZE_VER0): glibc
+// before 2.41 declares neither the struct nor a wrapper.
+struct CFrameLinkShims_schedAttributes {
+    uint32_t size;
+    uint32_t policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime;
+    uint64_t deadline;
+    uint64_t period;
+};
+// sched_attr.sched_flags: the policy does not pass to child processes (SCHED_FLAG_RESET_ON_FORK).
+static const uint64_t CFrameLinkShims_resetOnForkFlag = 0x01;
+#endif
+
+int CFrameLinkShims_setFairSlice(uint64_t nanoseconds) {
+#if defined(__linux__) && defined(SYS_sched_setattr) && defined(SYS_sched_getattr)
+    struct CFrameLinkShims_schedAttributes attributes = {0};
+    if (syscall(SYS_sched_getattr, 0, &attributes, (unsigned int)sizeof attributes, 0) != 0) {
+        return errno;
+    }
+    if (attributes.policy != SCHED_OTHER && attributes.policy != SCHED_BATCH) {
+        return EINVAL;
+    }
+    // Everything else as it is (the nice level, the reset-on-fork flag, which an unprivileged
+    // thread may not clear); only the slice changes.
+    attributes.size = (uint32_t)sizeof attributes;
+    attributes.flags &= CFrameLinkShims_resetOnForkFlag;
+    attributes.runtime = nanoseconds;
+    if (syscall(SYS_sched_setattr, 0, &attributes, 0) != 0) {
+        return errno;
+    }
+    struct CFrameLinkShims_schedAttributes now = {0};
+    if (syscall(SYS_sched_getattr, 0, &now, (unsigned int)sizeof now, 0) != 0) {
+        return errno;
+    }
+    return now.runtime != 0 ? 0 : EOPNOTSUPP;
+#else
+    (void)nanoseconds;
+    return ENOSYS;
 #endif
 }
 

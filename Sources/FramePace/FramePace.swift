@@ -33,9 +33,9 @@ struct FramePace: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Pacers, comma-separated: \(Pacer.allCases.map(\.rawValue).joined(separator: ", ")).",
+            "Pacers, comma-separated: \(Pacer.allCases.map(\.rawValue).joined(separator: ", ")); or all.",
             valueName: "list"))
-    var pacers = Pacer.allCases.map(\.rawValue).joined(separator: ",")
+    var pacers = Pacer.defaults.map(\.rawValue).joined(separator: ",")
 
     @Option(help: ArgumentHelp("Write every interval to this file (load, pacer, interval in ms).", valueName: "path"))
     var intervals: String?
@@ -52,6 +52,10 @@ struct FramePace: ParsableCommand {
     @Flag(help: .hidden)
     var busyLoop = false
 
+    /// Set in a child process that serves a ``ChildPacer``: the grant it takes.
+    @Option(help: .hidden)
+    var servePacer: String?
+
     /// The loads asked for.
     var loadList: [Load] {
         get throws {
@@ -67,7 +71,8 @@ struct FramePace: ParsableCommand {
     /// The pacers asked for.
     var pacerList: [Pacer] {
         get throws {
-            try pacers.split(separator: ",").map { item in
+            if pacers.trimmingCharacters(in: .whitespaces) == "all" { return Pacer.allCases }
+            return try pacers.split(separator: ",").map { item in
                 guard let pacer = Pacer(rawValue: item.trimmingCharacters(in: .whitespaces)) else {
                     throw ValidationError(
                         "unknown pacer '\(item)' (use \(Pacer.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -79,6 +84,14 @@ struct FramePace: ParsableCommand {
 
     func validate() throws {
         if busyLoop { return }
+        if let servePacer {
+            guard SchedulingGrant(argument: servePacer) != nil else {
+                throw ValidationError(
+                    "--serve-pacer takes none, rtprio:PRIORITY or rtkit-realtime:PRIORITY (1...99),"
+                        + " rtkit-nice:LEVEL (-20...19) or slice:MICROSECONDS (100...100000), not '\(servePacer)'")
+            }
+            return
+        }
         guard (300...100_000).contains(frames) else { throw ValidationError("--frames takes 300...100000") }
         guard (0...50).contains(labSeeds) else { throw ValidationError("--lab-seeds takes 0...50") }
         guard (300...20_000).contains(labFrames) else { throw ValidationError("--lab-frames takes 300...20000") }
@@ -100,6 +113,9 @@ struct FramePace: ParsableCommand {
 
     func run() throws {
         if busyLoop { BusyLoops.spin() }
+        if let grant = servePacer.flatMap(SchedulingGrant.init(argument:)) {
+            MainActor.assumeIsolated { PacerServer.serve(grant) }
+        }
         if labSeeds > 0 {
             try MainActor.assumeIsolated { try LabTable.print(seeds: labSeeds, frames: labFrames) }
         }
@@ -132,18 +148,28 @@ struct FramePace: ParsableCommand {
     @MainActor
     func measure(_ pacers: [Pacer], under load: Load, runs: Int, log: inout FileHandle?) throws -> [PaceReport.Row] {
         let frameLinks = Dictionary(
-            uniqueKeysWithValues: pacers.filter { !$0.isProbe }.map {
+            uniqueKeysWithValues: pacers.filter { !$0.isProbe && $0.grant == nil }.map {
                 ($0, FrameLinkRun(realTime: $0 == .frameLink))
             })
+        // Started before the load, so that the grants are asked for on a quiet machine.
+        var children: [Pacer: ChildPacer] = [:]
+        defer { for child in children.values { child.stop() } }
+        for pacer in pacers {
+            if let grant = pacer.grant { children[pacer] = try ChildPacer(grant: grant) }
+        }
+        // A pacer whose child could not take its grant has no runs: its row says why.
+        let running = pacers.filter { children[$0]?.unavailableReason == nil }
         var tallies = Dictionary(uniqueKeysWithValues: pacers.map { ($0, PaceTally()) })
         let busy = try BusyLoops(count: load.busyProcesses)
         defer { busy.stop() }
         for round in 0..<runs {
-            for offset in pacers.indices {
-                let pacer = pacers[(round + offset) % pacers.count]
+            for offset in running.indices {
+                let pacer = running[(round + offset) % running.count]
                 let result =
                     if let frameLink = frameLinks[pacer] {
                         frameLink.run(intervals: Self.runLength)
+                    } else if let child = children[pacer] {
+                        try child.run(intervals: Self.runLength)
                     } else {
                         try ProbeRun.run(probe ?? "", mode: pacer.rawValue)
                     }
@@ -155,9 +181,12 @@ struct FramePace: ParsableCommand {
             }
         }
         return pacers.map { pacer in
-            PaceReport.Row(
+            let child = children[pacer]
+            return PaceReport.Row(
                 pacer: pacer, tally: tallies[pacer] ?? PaceTally(),
-                scheduling: frameLinks[pacer].map { "\($0.loop.waiter.waitScheduling)" })
+                scheduling: frameLinks[pacer].map { "\($0.loop.waiter.waitScheduling)" }
+                    ?? child.map { "\($0.identity); \($0.scheduling)" },
+                unavailableReason: child?.unavailableReason)
         }
     }
 }

@@ -10,6 +10,8 @@ enum PaceReport {
         var tally: PaceTally
         /// How FrameLink's waits were scheduled (nil for the probe).
         var scheduling: String?
+        /// Why the pacer could not run (its grant was not to be had), or nil.
+        var unavailableReason: String?
     }
 
     /// FrameLink's CPU may be at most this share of the hybrid probe's.
@@ -25,6 +27,10 @@ enum PaceReport {
                 + Column.pad("max", 8, right: true)
                 + Column.pad("CPU %", 8, right: true) + "  intervals")
         for row in rows {
+            if let reason = row.unavailableReason {
+                Swift.print(Column.pad(row.pacer.title, 26) + "  not measured: \(reason)")
+                continue
+            }
             let misses = row.tally.missesPer10000(period: period)
             let errors = row.tally.errorPercentiles(period: period)
             Swift.print(

@@ -165,4 +165,20 @@ final class WaitSchedulingTests: XCTestCase {
             XCTAssertFalse(source.pacingDescription.contains("real-time"), source.pacingDescription)
         }
     }
+
+    func testARefusalIsNeverTakenForAPriorityOfTheThreadsOwn() {
+        MainActor.assumeIsolated {
+            // An unprivileged player's answer (EPERM, which is 1) is a refusal, said in words; only
+            // the shim's own "already real-time" answer leaves a priority of the thread's own.
+            XCTAssertEqual(
+                _RealTimeWait.outcome(ofRequest: EPERM, granted: 0),
+                .refused(reason: "not permitted: no CAP_SYS_NICE and no real-time limit (ulimit -r)"))
+            XCTAssertEqual(
+                _RealTimeWait.outcome(ofRequest: CFrameLinkShims_alreadyRealTime, granted: 20), .inherited(priority: 20)
+            )
+            XCTAssertEqual(_RealTimeWait.outcome(ofRequest: 0, granted: 10), .realTime(priority: 10))
+            XCTAssertEqual(
+                _RealTimeWait.outcome(ofRequest: ENOSYS, granted: 0), .refused(reason: "not available on this system"))
+        }
+    }
 }

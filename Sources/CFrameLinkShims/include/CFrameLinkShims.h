@@ -39,11 +39,16 @@ void CFrameLinkShims_signal(int descriptor);
 /// Raises the calling thread to `SCHED_FIFO` at `priority` (with `SCHED_RESET_ON_FORK`, so that a
 /// child process never inherits it), for the wait before a frame. A process without the privilege
 /// to set that priority but with a real-time limit (`ulimit -r`, `RLIMIT_RTPRIO`) gets the limit.
-/// Returns 0 when raised, with the priority granted in `*granted`; 1 when the thread already runs
-/// under a real-time policy (left alone: a thread started under `chrt` keeps its own), with its
-/// priority in `*granted`; otherwise the `errno` of the refusal (`EPERM` without the privilege),
-/// or `ENOSYS` where there is no such call.
+/// Returns 0 when raised, with the priority granted in `*granted`;
+/// `CFrameLinkShims_alreadyRealTime` when the thread already runs under a real-time policy (left
+/// alone: a thread started under `chrt`, or raised by rtkit, keeps its own), with its priority in
+/// `*granted`; otherwise the `errno` of the refusal (`EPERM` without the privilege), or `ENOSYS`
+/// where there is no such call.
 int CFrameLinkShims_enterRealTime(int priority, int *granted);
+
+/// What `CFrameLinkShims_enterRealTime` returns for a thread that already runs real-time: negative,
+/// so that it is never an `errno` (a return of 1 would read as `EPERM`, the refusal itself).
+static const int CFrameLinkShims_alreadyRealTime = -1;
 
 /// Returns the calling thread to the policy it had before `CFrameLinkShims_enterRealTime` raised
 /// it (call it only after that returned 0). Returns 0, or the `errno` of a failure.
@@ -55,6 +60,16 @@ int CFrameLinkShims_currentPolicy(void);
 
 /// Whether `policy` (as returned by `CFrameLinkShims_currentPolicy`) is a real-time policy.
 bool CFrameLinkShims_isRealTimePolicy(int policy);
+
+/// Sets the calling thread's time slice under the kernel's fair scheduler (EEVDF,
+/// `sched_attr.sched_runtime` of `SCHED_OTHER`, Linux 6.12 and later; the kernel clamps it to
+/// 0.1–100 ms) to `nanoseconds` (0: the kernel's default), keeping its policy and nice level, for
+/// good (FrameLink's waits do not call it; `make pace` measures it). No privilege is needed: a
+/// shorter slice gives the thread an earlier virtual deadline, so that it runs sooner when it
+/// wakes, and shorter turns while it runs. Returns 0; `EINVAL` for a thread under a real-time
+/// policy (which has no such slice); `EOPNOTSUPP` where the kernel took the call but kept no slice
+/// (before 6.12); otherwise the `errno` of the call (`ENOSYS` where there is none).
+int CFrameLinkShims_setFairSlice(uint64_t nanoseconds);
 
 /// Sets the calling thread's timer slack (how late the kernel may end its sleeps, to batch
 /// wake-ups; 50 µs by default) to `nanoseconds`. Returns 0, or the `errno` of a refusal

@@ -49,17 +49,22 @@ package struct _RealTimeWait {
             return false
         }
         var granted: Int32 = 0
-        switch CFrameLinkShims_enterRealTime(Self.priority, &granted) {
-        case 0:
-            decide(.realTime(priority: Int(granted)))
-            Self.isRaised = true
-            return true
-        case 1:
-            decide(.inherited(priority: Int(granted)))
-            return false
-        case let error:
-            decide(.refused(reason: Self.explain(error)))
-            return false
+        let outcome = Self.outcome(ofRequest: CFrameLinkShims_enterRealTime(Self.priority, &granted), granted: granted)
+        decide(outcome)
+        guard case .realTime = outcome else { return false }
+        Self.isRaised = true
+        return true
+    }
+
+    /// What a request answered with `result` (``CFrameLinkShims_enterRealTime``'s) got, the
+    /// priority in force being `granted`: raised, left at a real-time policy of its own (a thread
+    /// started under `chrt`, or raised by rtkit), or refused (an `errno`: `EPERM` for a process
+    /// without the privilege, the usual case for a player's desktop session).
+    static func outcome(ofRequest result: Int32, granted: Int32) -> WaitScheduling {
+        switch result {
+        case 0: .realTime(priority: Int(granted))
+        case CFrameLinkShims_alreadyRealTime: .inherited(priority: Int(granted))
+        case let error: .refused(reason: explain(error))
         }
     }
 
