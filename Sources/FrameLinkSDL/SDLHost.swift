@@ -296,6 +296,7 @@ public final class SDLHost {
                 "headless: the dummy video driver, \(headless == .virtual ? "virtual" : "real") time at \(rate)"
         } else {
             source.note = Self.pacingReason(override: override, reported: reported, vsync: setup.vsyncNote)
+            if Self.raisesMainThreadPriority { source.note? += "; " + Self.raiseMainThreadPriority() }
         }
         loop = FrameLoop(source: source)
         installHooks()

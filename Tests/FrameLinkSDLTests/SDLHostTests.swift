@@ -368,4 +368,43 @@ final class SDLHostTests: SDLDummyDriverTestCase {
             XCTAssertEqual(SDL_WasInit(0), 0, "deinit must close the host and shut SDL down")
         }
     }
+
+    /// The main thread's nice level (on Linux, `getpriority` of the calling process is the
+    /// calling thread's).
+    static func niceLevel() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+
+    func testAHostRaisesTheMainThreadsPriorityThroughSDLAndSaysWhatItGot() throws {
+        try MainActor.assumeIsolated { () throws in
+            let original = Self.niceLevel()
+            // Back to the level the test process had, whatever the host got (root may lower it).
+            defer { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, original) }
+            // From the default level (any thread may raise its nice level; earlier hosts lowered it).
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 0)
+            let before = Self.niceLevel()
+            let host = try SDLHost(title: "priority", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            XCTAssertTrue(host.pacingDescription.contains("main thread at nice"), host.pacingDescription)
+            let after = Self.niceLevel()
+            XCTAssertLessThanOrEqual(after, before, "SDL never lowers the priority it was asked to raise")
+            if after < before {
+                XCTAssertTrue(
+                    host.pacingDescription.contains("nice \(after) (SDL_SetThreadPriority"), host.pacingDescription)
+            } else {
+                // Refused (no privilege and no rtkit): said so, with SDL's reason.
+                XCTAssertTrue(host.pacingDescription.contains("could not raise it"), host.pacingDescription)
+            }
+        }
+    }
+
+    func testAGameThatTurnsItOffKeepsItsOwnPriority() throws {
+        try MainActor.assumeIsolated { () throws in
+            SDLHost.raisesMainThreadPriority = false
+            defer { SDLHost.raisesMainThreadPriority = true }
+            let before = Self.niceLevel()
+            let host = try SDLHost(title: "own priority", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            XCTAssertEqual(Self.niceLevel(), before)
+            XCTAssertFalse(host.pacingDescription.contains("main thread"), host.pacingDescription)
+        }
+    }
 }
