@@ -330,6 +330,10 @@ public final class PresentSource: FrameSource {
 
     /// What ends the current wait and gives the next frame its timestamp.
     var boundary = Boundary.presentEnd
+    /// When the present before the last one started (`nil` before the second present): on a
+    /// variable-refresh display paced by deadline, when its frame was shown (the display shows a
+    /// frame as it comes; the frame's timestamp, a deadline, says nothing of that).
+    var previousPresentStart: Int64?
     /// When the last present started and returned, on the source's timeline.
     var presentStart: Int64 = 0
     var presentEnd: Int64 = 0
@@ -352,6 +356,7 @@ public final class PresentSource: FrameSource {
                 clock.sleep(untilNanoseconds: epochNanoseconds + target)
             }
         }
+        previousPresentStart = presentCount > 0 ? presentStart : nil
         presentStart = now.nanoseconds
         // (Reports for this frame may come from inside present: it is frame presentCount + 1.)
         reports.notePresentCall(at: presentStart, ofFrame: presentCount + 1)
@@ -425,7 +430,10 @@ public final class PresentSource: FrameSource {
             forgetGridPosition()
             grid.restartPhase()
             let shown = _VariableRefreshModel.showing(
-                presentedAt: presentStart, lastShown: previousShownTime ?? lastTimestamp, refresh: display)
+                presentedAt: presentStart,
+                lastShown: previousShownTime
+                    ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
+                refresh: display)
             knownDrops = shown.drops
             knownShownTime = shown.time
             machine.frameLateOnVariableRefresh(
