@@ -55,7 +55,8 @@ extension PresentSource {
             // Frames begin so that, with the last frame's time from its start to its present's
             // return, the returns would land half a period off the grid's vsyncs.
             let start = _PhaseProbe.firstFrameStart(
-                vsyncAfterNext: grid.time(ofNumber: grid.number(atOrBefore: now.nanoseconds) + 2),
+                vsyncAfterNext: grid.time(
+                    ofNumber: grid.number(atOrBefore: now.nanoseconds) + _PhaseProbe.firstVsyncAhead),
                 period: Int64(grid.period.rounded()), returnOffset: returnOffset, now: now.nanoseconds)
             deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
         case .paceAtDisplayRate:
@@ -121,7 +122,7 @@ extension PresentSource {
     /// chose (deadline waits, holds): a grid fitted to them may echo that timing. A few (the first
     /// present after a hidden window is shown again) do not matter.
     var returnsWerePaced: Bool {
-        pacedReturns.marked * 4 > pacedReturns.count
+        pacedReturns.marked * Self.pacedReturnsShare > pacedReturns.count
     }
 
     /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the

@@ -6,7 +6,7 @@ extension PresentSource {
     /// auto frame rate has halved the rate. In deadline mode, 2 while auto frame rate has halved
     /// the rate, else 1 (a requested range is then in the deadline grid's rate).
     public var presentInterval: Int {
-        (mode == .vsync ? rangeInterval : 1) * (halvesRate ? 2 : 1)
+        (mode == .vsync ? rangeInterval : 1) * (halvesRate ? _AutoFrameRate.halvingFactor : 1)
     }
 
     /// Whether auto frame rate has halved the rate.
@@ -137,7 +137,7 @@ extension PresentSource {
         backToBack.noteFrameCost(cost)
         guard automaticFrameRate else { return }
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
-        let budget = refreshRate.periodNanoseconds / (halvesRate ? 2 : 1)
+        let budget = refreshRate.periodNanoseconds / Int64(halvesRate ? _AutoFrameRate.halvingFactor : 1)
         apply(autoFrameRate.noteFrameCost(cost, budget: budget))
     }
 
@@ -145,7 +145,8 @@ extension PresentSource {
     /// 2k-th vsync for a divisor k.
     var halvedCadence: String {
         mode == .deadline && requestedRange != nil
-            ? "2nd deadline" : FrameRateRange.ordinal(rangeInterval * 2) + " vsync"
+            ? FrameRateRange.ordinal(_AutoFrameRate.halvingFactor) + " deadline"
+            : FrameRateRange.ordinal(rangeInterval * _AutoFrameRate.halvingFactor) + " vsync"
     }
 
     /// Logs what the automatic frame rate did (`back` says why it went back to the full rate).

@@ -9,7 +9,7 @@ extension PresentSource {
 
     /// Reports ignored as implausible (see ``reportPresentation(ofFrame:at:)``).
     var ignoredReports: Int { reports.ignored }
-    var chainDepth: Int64 { Int64(swapChainBuffers - 2) }
+    var chainDepth: Int64 { Int64(swapChainBuffers - Self.doubleBuffering) }
 
     /// Whether the presenter has reported when frames reached the screen
     /// (``reportPresentation(ofFrame:at:)``): the grid then follows those times.
@@ -166,7 +166,9 @@ extension PresentSource {
         // Coming onto the grid from frames timed otherwise (a deadline grid, the phase probe's
         // shifted frames): never a frame less than half a period after the last one.
         if swapChain.lastVsyncNumber == nil, let lastTimestamp {
-            while grid.time(ofNumber: number) < lastTimestamp + currentPeriod / 2 { number += 1 }
+            while grid.time(ofNumber: number) < lastTimestamp + currentPeriod / Self.comingOntoGridFraction {
+                number += 1
+            }
         }
         boundary = .vsync(called: called, number: number, blocked: blocked, locksDeadline: locksDeadline)
         let time = grid.time(ofNumber: number)
@@ -198,8 +200,9 @@ extension PresentSource {
     var lastBlockingReturnNumber: Int64? {
         guard let lastTimestamp, lastTimestampWasBlockingReturn else { return nil }
         let period = Int64(grid.period.rounded())
-        let previous = grid.number(atOrBefore: lastTimestamp + period / 4)
-        guard abs(lastTimestamp - grid.time(ofNumber: previous)) <= period / 4 else { return nil }
+        let slack = period / Self.blockingReturnOnGridFraction
+        let previous = grid.number(atOrBefore: lastTimestamp + slack)
+        guard abs(lastTimestamp - grid.time(ofNumber: previous)) <= slack else { return nil }
         return previous
     }
 

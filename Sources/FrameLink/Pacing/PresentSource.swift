@@ -79,6 +79,30 @@ public final class PresentSource: FrameSource {
         case unpaced
     }
 
+    /// The presents whose durations the reasons quote the median of: 16.
+    static let presentDurationsWindow = 16
+
+    /// More than a period divided by this of the recent blocking presents having been called when
+    /// the source chose means a grid of them may echo that timing: more than a quarter (a few, as
+    /// the first present after a hidden window is shown again, do not matter).
+    static let pacedReturnsShare = 4
+
+    /// The buffers of double buffering (a front and a back buffer): a chain's depth is what it has
+    /// beyond them.
+    static let doubleBuffering = 2
+
+    /// Coming onto the grid from frames timed otherwise, a frame is never less than a period divided
+    /// by this after the last one: half a period (frames never come faster than the display).
+    static let comingOntoGridFraction: Int64 = 2
+
+    /// A present held for a divisor or a halved rate goes out this fraction of a period into the
+    /// interval before its vsync: halfway, as far from both vsyncs as it can be.
+    static let holdFraction: Int64 = 2
+
+    /// The last frame's timestamp is a blocking return on the grid when it is within a period
+    /// divided by this of a vsync: a quarter (a return is late by its delay, never by half a period).
+    static let blockingReturnOnGridFraction: Int64 = 4
+
     /// The requested pacing. Changing it takes effect at the next frame.
     public var pacing: Pacing {
         didSet { applyRequestedPacing() }
@@ -228,7 +252,7 @@ public final class PresentSource: FrameSource {
     /// (`"the display reports no refresh rate, 60 Hz assumed"`).
     public var note: String?
     /// How long the last presents took (16: the window whose median the reasons quote).
-    var presentDurations = _Ring(capacity: 16)
+    var presentDurations = _Ring(capacity: PresentSource.presentDurationsWindow)
     /// The last frame's timestamp, on the source's timeline (`nil` before the first and after an
     /// idle wait).
     var lastTimestamp: Int64?
@@ -346,7 +370,7 @@ public final class PresentSource: FrameSource {
             noteFrameCost(now.nanoseconds - frameStart)
             if mode == .vsync && presentInterval > 1 {
                 // Out at the first vsync after the call: called in the interval before the k-th.
-                let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / 2
+                let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / Self.holdFraction
                 clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + hold)
             } else if pacing == .automatic && showsFramesWhenPresented {
                 // A requested rate on a variable-refresh display: the display shows the frame when
@@ -585,7 +609,7 @@ public final class PresentSource: FrameSource {
     var returnOffset: Int64 = 0
     /// For each of the last 96 blocking presents (the grid's stability window), whether the source
     /// timed its call.
-    var pacedReturns = _FlagWindow(capacity: 96)
+    var pacedReturns = _FlagWindow(capacity: _VsyncGrid.stabilityWindow)
 
     /// Whether a phase probe found the returns following the frames' own pacing: a present that is
     /// slow (a software renderer drawing in it) or throttled from its last call, not a vsync. Such

@@ -22,6 +22,9 @@ struct _AutoFrameRate {
 
     /// Frames averaged before halving: 10, a sixth of a second at 60 Hz: one slow frame is a
     /// hitch, ten in a row is a workload.
+    /// The factor by which a halved rate slows presents: 2 (every 2nd vsync, or deadline).
+    static let halvingFactor = 2
+
     static let halvingFrames = 10
     /// The share of the budget the mean of ``halvingFrames`` must exceed to halve: 95 %, so frames
     /// that fit a period only with no margin (the next hiccup drops one) are halved too.

@@ -9,6 +9,10 @@
 /// period of a vsync: at once, or after the jitter); a slow or throttled present's returns move
 /// with the calls and stop fitting it.
 struct _PhaseProbe {
+    /// The vsync the probe's timing starts from: the second after now's (the next one may come
+    /// before the frame that starts the probe has presented).
+    static let firstVsyncAhead: Int64 = 2
+
     /// Frames of the probe: 12, a fifth of a second at 60 Hz. The first one's present was called
     /// before frames moved, so 11 presents are measured.
     static let frames = 12

@@ -46,14 +46,25 @@ struct _VsyncGrid {
     /// Each quarter's lowest return within this of the line: phase-locked (50 µs).
     static let lockTolerance: Int64 = 50_000
     /// How far the line may still be from the true grid at the window's ends when it is declared
-    /// phase-locked: 25 µs, half of what a locked timestamp may be off. The fit rests on the lowest
+    /// phase-locked: 20 µs, less than half of what a locked timestamp may be off (``lockTolerance``). The fit rests on the lowest
     /// returns of the window; with delays spread over a scale J (about twice their mean), the
     /// lowest of n/4 returns sits about 4J/n above the grid, and the line through two such points
     /// half a window apart, carried to the window's end, is off by up to twice that: 8J/n, or
-    /// 16 × mean delay / n. So the lock waits until 16 × mean delay / n ≤ 25 µs: 96 returns with
+    /// 16 × mean delay / n (``lineErrorPerMeanDelay``). So the lock waits until 16 × mean delay / n
+    /// ≤ 20 µs: 96 returns with
     /// delays up to 0.3 ms, about 320 with delays up to 1 ms, 480 up to 1.5 ms (the quarter lows
     /// alone declared a lock at 96 returns and let timestamps stray by up to 84 µs after it).
     static let lockPrecision: Int64 = 20_000
+    /// How far the line may be off at the window's ends, in mean delays times the window's length
+    /// in returns: 16 (see ``lockPrecision``).
+    static let lineErrorPerMeanDelay: Int64 = 16
+    /// The allowance for rounding when a time is numbered on the line: 1 µs (a time a nanosecond
+    /// before a vsync, after rounding, is on it).
+    static let numberingAllowance = 1_000.0
+    /// A return still fits when it is late by up to this many times the largest delay seen.
+    static let allowedDelayFactor: Int64 = 2
+    /// The parts of the window whose lowest returns pin the line: quarters.
+    static let windowParts = 4
     /// A return this far before the predicted vsync cannot be on the grid (0.25 ms: far more than
     /// the line's own error once stable).
     static let earlyTolerance: Int64 = 250_000
@@ -186,7 +197,8 @@ struct _VsyncGrid {
     /// the published line.
     func number(atOrBefore time: Int64) -> Int64 {
         guard let published else { return fittedNumber(atOrBefore: time) }
-        return published.number + Int64(((Double(time) - published.time + 1_000) / published.period).rounded(.down))
+        return published.number
+            + Int64(((Double(time) - published.time + Self.numberingAllowance) / published.period).rounded(.down))
     }
 
     /// The time of vsync `number` on the published line, rounded to the nanosecond.
@@ -196,7 +208,7 @@ struct _VsyncGrid {
     }
 
     private func fittedNumber(atOrBefore time: Int64) -> Int64 {
-        Int64(((Double(time) - origin + 1_000) / period).rounded(.down))
+        Int64(((Double(time) - origin + Self.numberingAllowance) / period).rounded(.down))
     }
 
     private func fittedTime(ofNumber number: Int64) -> Int64 {
@@ -286,7 +298,9 @@ struct _VsyncGrid {
     /// ``stabilityTolerance``) plus the early allowance, but never more than
     /// ``latestNumberableDelayFraction`` of a period.
     private func allowedDelay(early: Int64) -> Int64 {
-        min(max(largestDelay * 2, Self.stabilityTolerance) + early, Int64(period * Self.latestNumberableDelayFraction))
+        min(
+            max(largestDelay * Self.allowedDelayFactor, Self.stabilityTolerance) + early,
+            Int64(period * Self.latestNumberableDelayFraction))
     }
 
     // MARK: Fitting
@@ -467,7 +481,7 @@ struct _VsyncGrid {
         var largest: Int64 = 0
         var worstQuarterLow: Int64 = 0
         var totalDelay: Int64 = 0
-        let quarter = max(1, count / 4)
+        let quarter = max(1, count / Self.windowParts)
         var start = 0
         while start < count {
             let end = count - start < 2 * quarter ? count : start + quarter
@@ -491,13 +505,14 @@ struct _VsyncGrid {
                 isStable = true
                 isPhaseLocked =
                     worstQuarterLow <= Self.lockTolerance
-                    && totalDelay * 16 <= Self.lockPrecision * Int64(count) * Int64(count)
+                    && totalDelay * Self.lineErrorPerMeanDelay <= Self.lockPrecision * Int64(count) * Int64(count)
             }
             return
         }
         isStable = worstQuarterLow <= Self.stabilityTolerance
         isPhaseLocked =
-            worstQuarterLow <= Self.lockTolerance && totalDelay * 16 <= Self.lockPrecision * Int64(count) * Int64(count)
+            worstQuarterLow <= Self.lockTolerance
+            && totalDelay * Self.lineErrorPerMeanDelay <= Self.lockPrecision * Int64(count) * Int64(count)
         if isStable == true {
             relocksWhileUnjudged = 0
             requiredForStability = Self.stabilityWindow
