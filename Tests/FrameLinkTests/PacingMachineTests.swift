@@ -195,6 +195,11 @@ struct PacingMachineTests {
         #expect(machine.state == Self.measuring)
         machine.frameLateOnVariableRefresh(maximum: FrameRate(framesPerSecond: 144), pacesRequestedRateDirectly: false)
         #expect(machine.state == Self.measuring)  // Still measuring: not a verdict.
+        // Frames too slow to fill a chain measure nothing: the late frames are the reason then.
+        machine.backToBackFramesEnded(inconclusive: true)
+        machine.frameLateOnVariableRefresh(maximum: FrameRate(framesPerSecond: 144), pacesRequestedRateDirectly: false)
+        #expect(machine.state.reason == .variableRefreshShowsLateFrames(maximum: FrameRate(framesPerSecond: 144)))
+        machine.pacingRequested(.automatic)
         machine.rangeNoLongerPacedDirectly()
         #expect(machine.state == Self.measuring)
     }

@@ -140,4 +140,21 @@ struct PacingStateTests {
         loop.run(frames: 200)
         #expect(source.mode == .vsync)
     }
+
+    @Test(
+        "frames slower than a variable-refresh display's maximum: shown as they come, said so, not 'measuring' for good"
+    )
+    func slowFramesOnVariableRefresh() {
+        // Three buffers: each present returns at once (the display shows each frame as it comes).
+        let lab = DisplayLab(refresh: .variable(minimum: .hz48, maximum: .hz144), buffers: 3)
+        let source = lab.makeSource()
+        source.swapChainBuffers = 3
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in lab.work(for: .milliseconds(10)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(
+            source.pacingState == PacingState(mode: .deadline, reason: .variableRefreshShowsLateFrames(maximum: .hz144))
+        )
+        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+    }
 }

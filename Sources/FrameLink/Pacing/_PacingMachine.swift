@@ -209,10 +209,13 @@ struct _PacingMachine {
     }
 
     /// A frame came late for a variable-refresh display whose fastest refresh is `maximum`, and
-    /// was shown as it came: in deadline mode (not measuring, no range paced directly), that is
-    /// why frames are not on a fixed grid.
+    /// was shown as it came: in deadline mode (no range paced directly), that is why frames are
+    /// not on a fixed grid, unless the source still measures whether present blocks (frames too
+    /// slow to fill a swap chain measure nothing: their verdict waits for lighter frames).
     mutating func frameLateOnVariableRefresh(maximum: FrameRate, pacesRequestedRateDirectly: Bool) {
-        guard state.mode == .deadline, !pacesRequestedRateDirectly, !state.reason.isMeasuring else { return }
+        guard state.mode == .deadline, !pacesRequestedRateDirectly,
+            !state.reason.isMeasuring || verdictAwaitsLightFrames
+        else { return }
         state.reason = .variableRefreshShowsLateFrames(maximum: maximum)
     }
 
