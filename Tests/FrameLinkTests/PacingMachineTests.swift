@@ -85,6 +85,18 @@ struct PacingMachineTests {
         }
     }
 
+    @Test("a phase probe too few presents blocked in says nothing: the source is measuring again, not 'checking'")
+    func inconclusiveProbe() {
+        var machine = _PacingMachine(state: Self.measuring)
+        var evidence = Self.vsyncEvidence()
+        evidence.returnsWerePaced = true
+        #expect(machine.frameBegan(evidence) == .startPhaseProbe)
+        for _ in 0..<_PhaseProbe.frames { machine.phaseProbeFrame(blocked: false) { 0 } }
+        #expect(machine.frameBegan(evidence) == .none)
+        #expect(machine.phaseProbe == nil)
+        #expect(machine.state == Self.measuring)
+    }
+
     @Test("a vsync faster than the display is paced by deadline at the display's rate, said once")
     func fasterThanDisplay() {
         var machine = _PacingMachine(state: PacingState(mode: .vsync, reason: .measuring))

@@ -231,13 +231,18 @@ struct _PacingMachine {
         phaseProbe = nil
         switch probe.verdict(period: Int64(evidence.gridPeriod.rounded()), relocksNow: evidence.gridRelocks) {
         case .inconclusive:
+            // Too few presents blocked to tell: still measuring (not checking: no probe runs).
+            state.reason = .measuring
             return .none
         case .returnsFollowFrames(let offGrid):
             state.reason = .returnsFollowFrames(
                 median: .nanoseconds(evidence.medianPresent), offGrid: .nanoseconds(offGrid))
             return .notePresentFollowsFrames
         case .returnsStayOnGrid:
-            guard evidence.gridIsStable == true else { return .none }
+            guard evidence.gridIsStable == true else {
+                state.reason = .measuring
+                return .none
+            }
             promoteToVsync(evidence)
             return .clearDoubtsAboutGrid
         }
