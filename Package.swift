@@ -35,7 +35,14 @@ let package = Package(
             // headers and libraries sit on the default paths of Debian's packages (checked by the Makefile).
             providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libsdl2-ttf-dev"])]
         ),
-        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2"]),
+        // Presentation feedback from a Wayland compositor (presentation-time) for an SDL window's
+        // surface, in C: libwayland-client's API is C with callbacks, and SDL_syswm.h brings X11's
+        // and Wayland's headers, which stay out of the Swift modules this way.
+        .target(
+            name: "CFrameLinkWayland",
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("SDL2")]
+        ),
+        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2", "CFrameLinkWayland"]),
         .executableTarget(
             name: "AnimDemo",
             dependencies: [
@@ -89,7 +96,9 @@ let package = Package(
         .testTarget(
             name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit", "FrameLinkCommand", "PacingSweepKit"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
-        .testTarget(name: "FrameLinkSDLTests", dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "AnimDemo"]),
+        .testTarget(
+            name: "FrameLinkSDLTests",
+            dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "CFrameLinkWayland", "AnimDemo"]),
     ],
     swiftLanguageModes: [.v6]
 )

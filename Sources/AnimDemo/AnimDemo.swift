@@ -61,6 +61,14 @@ struct AnimDemo: ParsableCommand {
             valueName: "path"))
     var log: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write what the compositor said of each frame (Wayland presentation feedback) as CSV: frame, shown "
+                + "or discarded, its time on the compositor's clock and on CLOCK_MONOTONIC, refresh, sequence, "
+                + "missed refreshes, flags.",
+            valueName: "path"))
+    var presentationLog: String?
+
     @Option(parsing: .unconditional, help: "Seed for sprite placement and motion (same seed, same sprites).")
     var seed: UInt64 = 1
 
@@ -177,7 +185,9 @@ struct AnimDemo: ParsableCommand {
         }
         if font.isEmpty { throw ValidationError("--font needs a file path") }
         if assets.isEmpty { throw ValidationError("--assets needs a folder") }
-        try OutputPaths.check(screenshot: screenshot, report: report, log: log, assets: assets, font: font)
+        try OutputPaths.check(
+            screenshot: screenshot, report: report, log: log, presentationLog: presentationLog, assets: assets,
+            font: font)
     }
 
     func run() throws {
@@ -187,7 +197,8 @@ struct AnimDemo: ParsableCommand {
         LoggingSystem.bootstrap { ConsoleLogHandler(label: $0, logLevel: level) }
         let options = DemoOptions(
             sprites: sprites, frames: frames, headless: headless, screenshotPath: screenshot, reportPath: report,
-            logPath: log, seed: seed, assetsFolder: assets, width: width, height: height,
+            logPath: log, presentationLogPath: presentationLog, seed: seed, assetsFolder: assets, width: width,
+            height: height,
             refreshRate: refreshRate.flatMap { FrameRate(framesPerSecond: $0) },
             vsync: vsync && pacing != .off, pacing: pacing, stallEvery: stallEvery,
             stallDuration: .milliseconds(stallMs), showsHUD: hud, fontPath: font, motion: motion,

@@ -28,6 +28,8 @@ final class DemoApp {
     private var endedBy: String?
     private var receivedSignal: Int32?
     private var isShowingProgress = false
+    /// The compositor's answers, kept for `--presentation-log`.
+    private var presentationLog = PresentationLog()
     private let videoDriver: String
 
     /// Loads the atlas (before any window opens, so a missing file is reported first), opens the
@@ -149,6 +151,14 @@ final class DemoApp {
                 periodNanoseconds: host.loop.refreshRate.periodNanoseconds,
                 capacity: min(options.frames ?? 3_600, 14_400))
         }
+        if let path = options.presentationLogPath {
+            OutputFile.expect("the presentation log", at: path)
+            presentationLog.reserve(options.frames ?? 3_600)
+            let epoch = host.source.epochNanoseconds
+            host.presentationReportHandler = { [weak self] report in
+                self?.presentationLog.append(report, epochNanoseconds: epoch)
+            }
+        }
         InterruptSignal.loopWillRun()
         let firstFrame = host.loop.frameIndex
         if let frames = options.frames {
@@ -208,13 +218,27 @@ final class DemoApp {
                 outcome.failures.append(error.description)
             }
         }
+        // (Closing the host reports the frames the compositor has not answered yet.)
         shutDown()
+        var presentationLogWritten = false
+        if let path = options.presentationLogPath {
+            do throws(DemoError) {
+                try OutputFile.write(Data(presentationLog.csv.utf8), to: path, label: "the presentation log")
+                presentationLogWritten = true
+            } catch {
+                outcome.failures.append(error.description)
+            }
+        }
 
         print(report.paragraph)
         print(
             "Screenshot: \(Self.describe(options.screenshotPath, written: screenshotWritten, option: "--screenshot"))")
         print("Report: \(Self.describe(options.reportPath, written: reportWritten, option: "--report"))")
         print("Frame log: \(Self.describe(options.logPath, written: logWritten, option: "--log"))")
+        print(
+            "Presentation log: "
+                + Self.describe(
+                    options.presentationLogPath, written: presentationLogWritten, option: "--presentation-log"))
         return outcome
     }
 

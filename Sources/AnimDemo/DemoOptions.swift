@@ -12,6 +12,8 @@ struct DemoOptions: Sendable {
     var reportPath: String?
     /// Where to write the frame log (`--log`), if anywhere.
     var logPath: String?
+    /// Where to write the compositor's presentation feedback (`--presentation-log`), if anywhere.
+    var presentationLogPath: String?
     var seed: UInt64
     var assetsFolder: String
     var width: Int

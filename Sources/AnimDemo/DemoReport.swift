@@ -42,6 +42,9 @@ struct DemoReport: Codable {
     var injectedStalls: [StallInjector.Stall]
     /// What ended the run: frames, escape, window closed, SIGINT, SIGTERM or SIGHUP.
     var endedBy: String
+    /// Where the host learned when frames reached the screen: `presentation feedback: Wayland
+    /// presentation-time (…)`, or `no presentation feedback (why): …`.
+    var presentationFeedback: String
 
     /// Builds the report from the loop's statistics and the host after a run.
     @MainActor
@@ -67,6 +70,7 @@ struct DemoReport: Codable {
         stallLabel = StallInjector.label
         injectedStalls = stalls
         self.endedBy = endedBy
+        presentationFeedback = host.presentationFeedback.description
     }
 
     /// A one-paragraph account of the run for the terminal, then FrameLink's summary.
@@ -85,6 +89,7 @@ struct DemoReport: Codable {
         if !injectedStalls.isEmpty {
             text += " \(injectedStalls.count) stall\(injectedStalls.count == 1 ? " was" : "s were") injected."
         }
+        text += " Shown times: \(presentationFeedback)."
         return text + "\n" + statistics.summary
     }
 }

@@ -26,8 +26,13 @@ enum OutputPaths {
     /// Checks the outputs against each other and against the inputs.
     ///
     /// - Throws: `ValidationError` (exit status 64) with one line that names the option and the path.
-    static func check(screenshot: String?, report: String?, log: String?, assets: String, font: String) throws {
-        let outputs = [("--screenshot", screenshot), ("--report", report), ("--log", log)].compactMap { name, path in
+    static func check(
+        screenshot: String?, report: String?, log: String?, presentationLog: String? = nil, assets: String, font: String
+    ) throws {
+        let named = [
+            ("--screenshot", screenshot), ("--report", report), ("--log", log), ("--presentation-log", presentationLog),
+        ]
+        let outputs = named.compactMap { name, path in
             path.map { (name: name, path: $0) }
         }
         let atlas = (assets as NSString).appendingPathComponent("sprites.png")

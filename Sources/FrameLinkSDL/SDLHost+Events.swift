@@ -84,7 +84,8 @@ extension SDLHost {
         refreshRate = refreshRateOverride ?? displayRate ?? .hz60
         source.displayRefreshRate = refreshRate
         source.capsAtDisplayRefreshRate = refreshRateOverride != nil || reportedRate == nil
-        source.note = Self.pacingReason(override: refreshRateOverride, reported: reportedRate, vsync: vsyncNote)
+        rateNote = Self.pacingReason(override: refreshRateOverride, reported: reportedRate, vsync: vsyncNote)
+        updatePacingNote()
     }
 
     /// Switches the loop to `.tracking` while the left mouse button is dragged, and back to the

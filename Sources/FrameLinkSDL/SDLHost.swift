@@ -186,6 +186,25 @@ public final class SDLHost {
     /// The number of frames presented (`SDL_RenderPresent` or `SDL_GL_SwapWindow` calls by the host).
     public private(set) var presentCount = 0
 
+    /// Where the host learns when its frames reached the screen: Wayland's presentation-time
+    /// protocol, or none and why (see ``requestsPresentationFeedback``).
+    public internal(set) var presentationFeedback: PresentationFeedback = .none(.notWayland)
+
+    /// Called with each frame's presentation feedback as the compositor's answer arrives (usually
+    /// a frame or two after its present), after the pacing has taken it in: when it was shown,
+    /// the refreshes missed before it, or that it was discarded. Only a host with
+    /// ``presentationFeedback`` calls it.
+    public var presentationReportHandler: (@MainActor (PresentationReport) -> Void)?
+
+    /// The binding of presentation-time, while the host has one.
+    var waylandPresentation: _WaylandPresentation?
+
+    /// The host's parts of the pacing note: the rate's origin and the vsync situation (or the
+    /// headless note), and what the main thread's priority became; ``presentationFeedback``
+    /// follows them (see `updatePacingNote()`).
+    var rateNote = ""
+    var priorityNote: String?
+
     var isLeftButtonDown = false
     var modeBeforeDrag: RunLoopMode = .default
     var hasUnpresentedFrame = false
@@ -292,14 +311,14 @@ public final class SDLHost {
         source.capsAtDisplayRefreshRate = override != nil || reported == nil
         let rate = refreshRate
         if let headless {
-            source.note =
-                "headless: the dummy video driver, \(headless == .virtual ? "virtual" : "real") time at \(rate)"
+            rateNote = "headless: the dummy video driver, \(headless == .virtual ? "virtual" : "real") time at \(rate)"
         } else {
-            source.note = Self.pacingReason(override: override, reported: reported, vsync: setup.vsyncNote)
-            if Self.raisesMainThreadPriority { source.note? += "; " + Self.raiseMainThreadPriority() }
+            rateNote = Self.pacingReason(override: override, reported: reported, vsync: setup.vsyncNote)
+            if Self.raisesMainThreadPriority { priorityNote = Self.raiseMainThreadPriority() }
         }
         loop = FrameLoop(source: source)
         installHooks()
+        openPresentationFeedback()
     }
 
     isolated deinit {
@@ -362,6 +381,8 @@ public final class SDLHost {
         loop.stop()
         source.present = nil
         source.inputPending = nil
+        closePresentationFeedback()
+        presentationReportHandler = nil
         loop.hostEventHandler = nil
         loop.hostRenderHandler = nil
         // The game's handlers often capture the host: release them so nothing keeps it alive.
@@ -413,12 +434,14 @@ public final class SDLHost {
     func presentIfNeeded() {
         guard hasUnpresentedFrame, let window else { return }
         hasUnpresentedFrame = false
+        requestPresentationFeedback()
         if let renderer {
             SDL_RenderPresent(renderer)
         } else {
             SDL_GL_SwapWindow(window)
         }
         presentCount += 1
+        collectPresentationReports()
     }
 
     // MARK: Helpers

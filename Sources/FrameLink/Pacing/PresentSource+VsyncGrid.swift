@@ -58,6 +58,13 @@ extension PresentSource {
         _ = reports.accept(frame: frame, at: instant.nanoseconds, now: now.nanoseconds, presentCount: presentCount)
     }
 
+    /// Tells the source that presentation feedback stopped coming (a compositor that stopped
+    /// answering for an occluded window): the vsync grid goes back to present's returns until
+    /// reports come again.
+    package func presentationFeedbackStopped() {
+        reports.stop()
+    }
+
     /// ``reportPresentation(ofFrame:at:)`` with a time on the source's clock (a ``DisplayLab``'s).
     func reportPresentation(ofFrame frame: Int64, atClockNanoseconds time: Int64) {
         reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: time - epochNanoseconds))

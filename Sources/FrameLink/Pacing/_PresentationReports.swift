@@ -57,6 +57,14 @@ struct _PresentationReports {
         return true
     }
 
+    /// Forgets that feedback comes, and the reports waiting: the presenter stopped reporting (a
+    /// compositor that stopped answering). Later reports must still come after the last one taken.
+    mutating func stop() {
+        receivesFeedback = false
+        pendingFrames.removeAll(keepingCapacity: true)
+        pendingTimes.removeAll(keepingCapacity: true)
+    }
+
     /// Hands each waiting report to `body`, oldest first, and forgets them.
     mutating func takePending(_ body: (_ frame: Int64, _ time: Int64) -> Void) {
         for (frame, time) in zip(pendingFrames, pendingTimes) { body(frame, time) }
