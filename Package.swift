@@ -96,9 +96,15 @@ let package = Package(
         .testTarget(
             name: "LabPlotKitTests", dependencies: ["FrameLink", "LabPlotKit", "FrameLinkCommand", "PacingSweepKit"]),
         // AnimDemo: the SDL tests run the demo as a subprocess.
+        // A client surface on the tests' scripted compositor, for the presentation-time binding.
+        .target(
+            name: "CFrameLinkWaylandTesting", path: "Tests/CFrameLinkWaylandTesting",
+            linkerSettings: [.linkedLibrary("wayland-client")]),
         .testTarget(
             name: "FrameLinkSDLTests",
-            dependencies: ["FrameLink", "FrameLinkSDL", "CSDL2", "CFrameLinkWayland", "AnimDemo"]),
+            dependencies: [
+                "FrameLink", "FrameLinkSDL", "CSDL2", "CFrameLinkWayland", "CFrameLinkWaylandTesting", "AnimDemo",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,7 +36,9 @@ public import FrameLink
 /// measures the real refresh period when it does, and otherwise paces by an absolute nanosecond
 /// deadline grid at ``refreshRate`` (sleep, then spin a fraction of a millisecond);
 /// ``pacingDescription`` says which and why. Under the dummy and offscreen drivers, and under Xvfb,
-/// SDL reports no refresh rate and 60 Hz is assumed.
+/// SDL reports no refresh rate and 60 Hz is assumed. On Wayland the host also learns from the
+/// compositor when each frame really reached the screen (``presentationFeedback``), and the vsync
+/// grid follows those times.
 ///
 /// ```swift
 /// let host = try SDLHost(title: "Game", width: 1280, height: 720)

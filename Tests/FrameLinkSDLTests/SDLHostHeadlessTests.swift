@@ -40,6 +40,8 @@ final class SDLHostHeadlessTests: XCTestCase {
             XCTAssertEqual(host.headlessTime, .virtual)
             XCTAssertEqual(String(cString: SDL_GetCurrentVideoDriver()), "dummy")
             XCTAssertTrue(host.pacingDescription.contains("headless: the dummy video driver, virtual time at 60 Hz"))
+            XCTAssertEqual(host.presentationFeedback, .none(.headless))
+            XCTAssertFalse(host.pacingDescription.contains("presentation feedback"), "said only with a display")
             XCTAssertEqual(
                 SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }, "no-such-driver",
                 "SDL reads the environment again")

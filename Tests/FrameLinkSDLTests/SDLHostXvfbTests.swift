@@ -21,6 +21,12 @@ final class SDLHostXvfbTests: XCTestCase {
             let host = try X11Retry.retrying { try SDLHost(title: "FrameLinkSDL Xvfb test", width: 320, height: 240) }
             defer { host.close() }
             XCTAssertTrue(host.isOpen)
+            XCTAssertEqual(host.presentationFeedback, .none(.notWayland))
+            XCTAssertTrue(
+                host.pacingDescription.contains(
+                    "no presentation feedback (the window is not on Wayland): shown times estimated from present's returns"
+                ),
+                host.pacingDescription)
             var frames = 0
             host.renderHandler = { renderer in
                 frames += 1

@@ -118,6 +118,11 @@ extension MeasuredDataTests {
     }
 }
 
+/// Whether a test's presenter reports presentations.
+@MainActor private final class ReportingSwitch {
+    var isOn = true
+}
+
 /// Presentation reports are data from a compositor or a driver: checked where they enter.
 @MainActor
 @Suite("Presentation reports: implausible ones are ignored")
@@ -155,6 +160,33 @@ struct PresentationReportTests {
         #expect(source.ignoredReports == 8)
         source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now))
         #expect(source.ignoredReports == 8)
+    }
+
+    @Test("when feedback stops, the source goes back to present's returns, and takes reports again when they come")
+    func feedbackThatStopsHandsTheGridBackToReturns() {
+        let clock = VirtualClock()
+        let source = PresentSource(displayRefreshRate: .hz60, clock: clock)
+        let reporting = ReportingSwitch()
+        source.present = {
+            clock.sleep(untilNanoseconds: (clock.now / 16_666_667 + 1) * 16_666_667)
+            // The frame being presented (presentCount + 1) reached the screen at the vsync.
+            if reporting.isOn { source.reportPresentation(ofFrame: source.presentCount + 1, at: source.now) }
+        }
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in clock.advance(nanoseconds: 2_000_000) }.add(to: loop, forMode: .common)
+        loop.run(frames: 120)
+        #expect(source.receivesPresentationFeedback)
+        #expect(source.mode == .vsync)
+        reporting.isOn = false
+        source.presentationFeedbackStopped()
+        #expect(!source.receivesPresentationFeedback)
+        loop.run(frames: 120)
+        #expect(source.mode == .vsync, "paced from the returns, which still block on the vsync")
+        #expect(source.isPhaseLocked)
+        reporting.isOn = true
+        loop.run(frames: 2)
+        #expect(source.receivesPresentationFeedback)
+        #expect(source.ignoredReports == 0)
     }
 
     @Test("garbage reports never stop the loop, and its timestamps stay finite and ordered")
