@@ -14,6 +14,24 @@ extension FrameLinkCommand {
             String(format: "%.2f", nanoseconds / 1e6)
         }
 
+        /// Where the log's shown times came from: presentation feedback for how many frames, and how
+        /// long their presents took to reach the screen (version 3 logs), or that none reported it.
+        static func shownTimes(of records: [FrameRecord]) -> String {
+            let shown = records.compactMap { record in
+                record.shownAt.map {
+                    Double($0.nanoseconds)
+                        - Double(record.timestamp - record.phases[.presentWait] - record.phases[.present])
+                }
+            }
+            guard !shown.isEmpty else {
+                return
+                    "shown times: none reported (no presentation feedback in this log): the timestamps are the pacer's"
+            }
+            let mean = shown.reduce(0, +) / Double(shown.count)
+            return "shown times: from presentation feedback for \(shown.count) of \(records.count) frames; present to "
+                + "screen mean \(milliseconds(mean)) max \(milliseconds(shown.max() ?? 0)) ms"
+        }
+
         func run() throws {
             try MainActor.assumeIsolated {
                 let frameLog = try log.read()
@@ -30,6 +48,7 @@ extension FrameLinkCommand {
                         "input to screen: mean \(Self.milliseconds(total / Double(events))) "
                             + "max \(Self.milliseconds(Double(longest))) ms (\(events) input events)")
                 }
+                print(Self.shownTimes(of: frameLog.records))
             }
         }
     }

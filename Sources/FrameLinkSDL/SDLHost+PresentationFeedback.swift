@@ -67,6 +67,7 @@ extension SDLHost {
         let connected = presentation.collect(epochNanoseconds: source.epochNanoseconds) { report in
             if case .shown(let instant, _) = report.outcome {
                 source.reportPresentation(ofFrame: report.frame, at: instant)
+                loop.frameLog?.noteShown(present: report.frame, at: instant)
             }
             presentationReportHandler?(report)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import FrameLink
 import XCTest
 
 /// AnimDemo on a real compositor: Weston (x11 backend inside the tests' Xvfb), SDL's Wayland
@@ -29,9 +30,12 @@ final class AnimDemoWestonTests: XCTestCase {
         defer { weston.stop() }
         let timelinePath = SDLTestSupport.temporaryPath(".json")
         let logPath = SDLTestSupport.temporaryPath(".csv")
+        let frameLogPath = SDLTestSupport.temporaryPath(".csv")
+        let tracePath = SDLTestSupport.temporaryPath(".json")
         defer {
-            try? FileManager.default.removeItem(atPath: timelinePath)
-            try? FileManager.default.removeItem(atPath: logPath)
+            for path in [timelinePath, logPath, frameLogPath, tracePath] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
         try weston.recordTimeline(to: timelinePath)
 
@@ -43,7 +47,7 @@ final class AnimDemoWestonTests: XCTestCase {
         let result = try AnimDemoProcess.run(
             [
                 "--frames", String(Self.frames), "--sprites", "200", "--assets", AnimDemoProcess.assetsFolder,
-                "--presentation-log", logPath,
+                "--presentation-log", logPath, "--log", frameLogPath,
             ], environment: environment, timeout: 240)
         XCTAssertFalse(result.timedOut, "AnimDemo on Weston did not finish within 240 s")
         XCTAssertEqual(result.status, 0, "AnimDemo on Weston failed: \(result.standardError)")
@@ -64,6 +68,51 @@ final class AnimDemoWestonTests: XCTestCase {
         for failure in verdict.failures.prefix(20) { XCTFail(failure) }
         XCTAssertGreaterThanOrEqual(
             verdict.judgedFrames, Self.frames * 9 / 10, "too few frames were judged: \(verdict.summary)")
+        try checkFrameLog(at: frameLogPath, against: log, tracePath: tracePath)
+    }
+
+    /// The run's frame log carries the same shown times (on the loop's timeline: one offset from
+    /// `CLOCK_MONOTONIC` for all), `framelink summary` says where they came from, and the trace
+    /// shows them on a track of their own.
+    func checkFrameLog(at path: String, against log: PresentationLogRows, tracePath: String) throws {
+        let shownInLog = try MainActor.assumeIsolated {
+            try FrameLog(contentsOfFile: path).records.compactMap(\.shownAt?.nanoseconds)
+        }
+        let reported = log.rows.compactMap(\.shown)
+        XCTAssertGreaterThanOrEqual(
+            shownInLog.count, reported.count - 3, "frames reported shown are missing from the frame log")
+        if let first = shownInLog.first, let offset = reported.first(where: { $0 - first > 0 }).map({ $0 - first }) {
+            let times = Set(reported)
+            let unmatched = shownInLog.filter { !times.contains($0 + offset) }
+            XCTAssertTrue(unmatched.isEmpty, "shown times in the frame log that no report gave: \(unmatched.prefix(5))")
+        }
+        let framelink = try XCTUnwrap(
+            AnimDemoProcess.executable?.deletingLastPathComponent().appendingPathComponent("framelink"),
+            "the framelink command is built next to AnimDemo")
+        let summary = try Self.output(of: framelink, ["summary", path])
+        XCTAssertTrue(summary.contains("shown times: from presentation feedback for \(shownInLog.count) of "), summary)
+        _ = try Self.output(of: framelink, ["trace", path, "--output", tracePath])
+        let trace = try String(contentsOfFile: tracePath, encoding: .utf8)
+        XCTAssertTrue(trace.contains(#""args":{"name":"screen"}"#), "the trace has no screen track")
+        XCTAssertEqual(
+            trace.components(separatedBy: #""name":"shown""#).count - 1, shownInLog.count,
+            "one shown event per frame with a shown time")
+    }
+
+    /// What `executable arguments` prints (it must exit 0).
+    static func output(of executable: URL, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, "\(executable.lastPathComponent) \(arguments): \(text)")
+        return text
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
-import FrameLink
 import Testing
+
+@testable import FrameLink
 
 @MainActor
 @Suite("Frame logs: written with a versioned header, read back with every field checked")
@@ -37,14 +38,27 @@ struct FrameLogTests {
         }
     }
 
-    /// `csv` (the current version) as version 1 wrote it: the header's version, no input columns.
+    /// `csv` (the current version) as version 1 wrote it: the header's version, no input or shown
+    /// columns.
     static func versionOne(csv: String) -> String {
         csv.split(separator: "\n").enumerated().map { number, line in
             number == 0
-                ? line.replacingOccurrences(of: "version=2", with: "version=1")
-                : line.split(separator: ",").dropLast(3).joined(separator: ",")
+                ? line.replacingOccurrences(of: "version=3", with: "version=1")
+                : line.split(separator: ",").dropLast(4).joined(separator: ",")
         }.joined(separator: "\n")
     }
+
+    /// `csv` (the current version) as version 2 wrote it: the header's version, no shown column.
+    static func versionTwo(csv: String) -> String {
+        csv.split(separator: "\n").enumerated().map { number, line in
+            number == 0
+                ? line.replacingOccurrences(of: "version=3", with: "version=2")
+                : line.split(separator: ",").dropLast(1).joined(separator: ",")
+        }.joined(separator: "\n")
+    }
+
+    /// The JSON members a version 2 log has no place for.
+    static let shownMember = #",\"shown_ns\":-?[0-9]+"#
 
     /// The problem `body` throws, or nil (and a test failure) if it throws none or another error.
     static func problem(
@@ -81,9 +95,9 @@ struct FrameLogTests {
         #expect(log.records.count > 100)
         #expect(log.records.contains { $0.droppedFrames > 0 })
         #expect(log.records.contains { $0.inputEvents == 1 && $0.inputLatencyMean > 2_000_000 })
-        #expect(log.csv.hasPrefix("# framelink-frame-log version=2 period_ns=16666667\n" + FrameLog.csvHeader + "\n"))
-        #expect(FrameLog.csvHeader.hasSuffix(",input_events,input_latency_mean_ns,input_latency_max_ns"))
-        #expect(log.jsonLines.hasPrefix("{\"format\":\"framelink-frame-log\",\"version\":2,\"period_ns\":16666667}\n"))
+        #expect(log.csv.hasPrefix("# framelink-frame-log version=3 period_ns=16666667\n" + FrameLog.csvHeader + "\n"))
+        #expect(FrameLog.csvHeader.hasSuffix(",input_events,input_latency_mean_ns,input_latency_max_ns,shown_ns"))
+        #expect(log.jsonLines.hasPrefix("{\"format\":\"framelink-frame-log\",\"version\":3,\"period_ns\":16666667}\n"))
         for parsed in [try FrameLog(csv: log.csv), try FrameLog(jsonLines: log.jsonLines)] {
             #expect(parsed.records == log.records)
             #expect(parsed.periodNanoseconds == log.periodNanoseconds)
@@ -115,7 +129,9 @@ struct FrameLogTests {
             $0.replacingOccurrences(of: ",\"dropped\"", with: ",\"period_ns\":16666667,\"dropped\"")
                 .replacingOccurrences(
                     of: #",\"input_events\":[0-9]+,\"input_latency_mean_ns\":[0-9]+,\"input_latency_max_ns\":[0-9]+"#,
-                    with: "", options: .regularExpression)
+                    with: "", options: .regularExpression
+                )
+                .replacingOccurrences(of: Self.shownMember, with: "", options: .regularExpression)
         }.joined(separator: "\n")
         #expect(try FrameLog(jsonLines: json).records == Self.withoutInput(log.records))
         // Input columns in a version 0 log are unknown fields.
@@ -129,13 +145,59 @@ struct FrameLogTests {
         let log = try Self.recordedLog()
         let csv = Self.versionOne(csv: log.csv)
         #expect(try FrameLog(csv: csv).records == Self.withoutInput(log.records))
-        let json = log.jsonLines.replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
+        let json = log.jsonLines.replacingOccurrences(of: "\"version\":3", with: "\"version\":1")
             .replacingOccurrences(
                 of: #",\"input_events\":[0-9]+,\"input_latency_mean_ns\":[0-9]+,\"input_latency_max_ns\":[0-9]+"#,
-                with: "", options: .regularExpression)
+                with: "", options: .regularExpression
+            )
+            .replacingOccurrences(of: Self.shownMember, with: "", options: .regularExpression)
         #expect(try FrameLog(jsonLines: json).records == Self.withoutInput(log.records))
-        let mixed = log.csv.replacingOccurrences(of: "version=2", with: "version=1")
+        let mixed = log.csv.replacingOccurrences(of: "version=3", with: "version=1")
         #expect(Self.problem { try FrameLog(csv: mixed) }?.line == 2)
+    }
+
+    @Test("shown times round-trip (−1 for a frame no feedback reported); version 2 logs read without them")
+    func shownTimes() throws {
+        let recorded = try Self.recordedLog()
+        var records = recorded.records
+        for index in records.indices where index % 3 == 0 {
+            records[index].shownAt = FrameInstant(nanoseconds: records[index].timestamp + 20_000_000)
+        }
+        let log = FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds)
+        #expect(log.csv.split(separator: "\n")[3].hasSuffix(",-1"), "the second frame has no shown time")
+        for parsed in [try FrameLog(csv: log.csv), try FrameLog(jsonLines: log.jsonLines)] {
+            #expect(parsed.records == records)
+        }
+        var unshown = records
+        for index in unshown.indices { unshown[index].shownAt = nil }
+        #expect(try FrameLog(csv: Self.versionTwo(csv: log.csv)).records == unshown)
+        let json = log.jsonLines.replacingOccurrences(of: "\"version\":3", with: "\"version\":2")
+            .replacingOccurrences(of: Self.shownMember, with: "", options: .regularExpression)
+        #expect(try FrameLog(jsonLines: json).records == unshown)
+        // A version 2 log with a shown column is refused; so is a shown time below −1 or past the
+        // latest timestamp.
+        let mixed = log.csv.replacingOccurrences(of: "version=3", with: "version=2")
+        #expect(Self.problem { try FrameLog(csv: mixed) }?.line == 2)
+        for value in ["-2", "\(Int64.max)"] {
+            let bad = try Self.csvEditing(line: 3) { Self.settingField(13, to: value, in: $0) }
+            #expect(Self.problem { try FrameLog(csv: bad) }?.field == "shown_ns", "\(value)")
+        }
+    }
+
+    @Test("a log's shown times are filled in by present number, as reports arrive, and only there")
+    func shownTimesFilledIn() {
+        let log = FrameLog(periodNanoseconds: 16_666_667)
+        for index in 1...5 {
+            let record = FrameRecord(
+                index: Int64(index), timestamp: Int64(index) * 16_666_667, interval: 16_666_667, droppedFrames: 0,
+                phases: PhaseDurations())
+            // Frame 3 made no present (nothing was drawn): it shares frame 2's number.
+            log.append(record, presentNumber: Int64(index == 3 ? 2 : index))
+        }
+        log.noteShown(present: 4, at: FrameInstant(nanoseconds: 80_000_000))
+        log.noteShown(present: 9, at: FrameInstant(nanoseconds: 90_000_000))  // never made
+        log.noteShown(present: 2, at: FrameInstant(nanoseconds: 50_000_000))
+        #expect(log.records.map(\.shownAt?.nanoseconds) == [nil, nil, 50_000_000, 80_000_000, nil])
     }
 
     @Test("a loop writes each frame's input: count, mean and longest latency to the screen")
@@ -205,8 +267,8 @@ struct FrameLogTests {
         let log = try Self.recordedLog()
         let body = log.csv.split(separator: "\n").dropFirst().joined(separator: "\n")
         for header in [
-            "# framelink-frame-log version=2", "# framelink-frame-log version=2 period_ns=0",
-            "# framelink-frame-log version=2 period_ns=-5", "# framelink-frame-log version=2 period_ns=abc",
+            "# framelink-frame-log version=3", "# framelink-frame-log version=3 period_ns=0",
+            "# framelink-frame-log version=3 period_ns=-5", "# framelink-frame-log version=3 period_ns=abc",
         ] {
             let problem = Self.problem { try FrameLog(csv: header + "\n" + body, name: "p.csv") }
             #expect(problem?.field == "period_ns", "\(header): \(problem?.description ?? "")")
@@ -225,8 +287,8 @@ struct FrameLogTests {
     func headers() throws {
         let log = try Self.recordedLog()
         let cases: [(String, String?)] = [
-            (log.csv.replacingOccurrences(of: "version=2", with: "version=3"), "version"),
-            (log.csv.replacingOccurrences(of: " version=2", with: ""), "version"),
+            (log.csv.replacingOccurrences(of: "version=3", with: "version=4"), "version"),
+            (log.csv.replacingOccurrences(of: " version=3", with: ""), "version"),
             (log.csv.replacingOccurrences(of: "framelink-frame-log", with: "other-log"), nil),
             (log.csv.replacingOccurrences(of: "interval_ns,dropped", with: "interval,dropped"), "interval_ns"),
             ("", nil),
@@ -238,7 +300,7 @@ struct FrameLogTests {
         }
         let json = log.jsonLines
         for (text, field) in [
-            (json.replacingOccurrences(of: "\"version\":2", with: "\"version\":7"), "version"),
+            (json.replacingOccurrences(of: "\"version\":3", with: "\"version\":7"), "version"),
             (json.replacingOccurrences(of: "\"index\":2,", with: ""), "index"),
             (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":2,\"index\":2,"), "index"),
             (json.replacingOccurrences(of: "\"index\":2,", with: "\"index\":2.5,"), "index"),

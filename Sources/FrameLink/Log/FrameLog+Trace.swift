@@ -18,6 +18,9 @@ extension FrameLog {
     ///   and the number of events, sampled at the start of each slice (0 without input).
     /// - When the log kept callbacks (``recordsCallbacks``), each labelled callback's run is a slice
     ///   on a second track, `callbacks`, at the time it ran.
+    /// - When presentation feedback reported when frames reached the screen
+    ///   (``FrameRecord/shownAt``), each is an instant event `shown` on a third track, `screen`, at
+    ///   that time, whose arguments give the frame and the time from its present call to the screen.
     ///
     /// Times are microseconds with nanosecond decimals (`ts`, `dur`), the format's unit; the process
     /// is `FrameLink` (pid 1) and the frames its thread 1. The output is the same for the same log.
@@ -96,6 +99,16 @@ extension FrameLog {
             if hasInput {
                 events.append(
                     #"{"name":"input latency","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"mean_ms":\#(Self.milliseconds(record.inputLatencyMean)),"max_ms":\#(Self.milliseconds(record.inputLatencyMax)),"events":\#(record.inputEvents)}}"#
+                )
+            }
+        }
+        if records.contains(where: { $0.shownAt != nil }) {
+            events.append(#"{"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"screen"}}"#)
+            for record in records {
+                guard let shown = record.shownAt?.nanoseconds else { continue }
+                let fromPresent = shown - record.presentStart
+                events.append(
+                    #"{"name":"shown","ph":"i","s":"t","ts":\#(Self.microseconds(shown)),"pid":1,"tid":3,"args":{"frame":\#(record.index),"present_to_screen_ms":\#(Self.milliseconds(fromPresent))}}"#
                 )
             }
         }

@@ -34,21 +34,53 @@ public final class FrameLog {
     /// The labelled callbacks' runs, oldest first, when ``recordsCallbacks`` is on.
     public private(set) var callbackSlices: [CallbackSlice] = []
 
+    /// For each record, the number of the present its frame made (the source's `presentCount`
+    /// after it), or −1 when unknown: where a presentation report is filled in (``noteShown(present:at:)``).
+    private var presentNumbers: [Int64] = []
+
+    /// How far back a presentation report is looked for: 256 records, over four seconds at 60 Hz
+    /// (a compositor answers within a few frames, or has stopped answering).
+    static let reportLookback = 256
+
     /// Creates an empty log, reserving room for `capacity` frames.
     public init(periodNanoseconds: Int64 = 0, capacity: Int = 3_600) {
         self.periodNanoseconds = periodNanoseconds
         records.reserveCapacity(capacity)
+        presentNumbers.reserveCapacity(capacity)
     }
 
     /// Creates a log from records (not checked until it is written, validated or replayed).
     public init(records: [FrameRecord], periodNanoseconds: Int64) {
         self.records = records
         self.periodNanoseconds = periodNanoseconds
+        presentNumbers = Array(repeating: -1, count: records.count)
     }
 
     /// Appends one frame.
     public func append(_ record: FrameRecord) {
+        append(record, presentNumber: nil)
+    }
+
+    /// Appends one frame whose present was number `presentNumber` (a `PresentSource`'s
+    /// `presentCount` after it), so that its presentation report can be filled in later.
+    func append(_ record: FrameRecord, presentNumber: Int64?) {
         records.append(record)
+        presentNumbers.append(presentNumber ?? -1)
+    }
+
+    /// Fills in when present number `present` reached the screen (a presentation report), on the
+    /// record whose frame made that present, among the last ``reportLookback`` records; a report for
+    /// a present no record made is ignored.
+    package func noteShown(present: Int64, at instant: FrameInstant) {
+        var index = records.count - 1
+        while index >= 0, index >= records.count - Self.reportLookback {
+            if presentNumbers[index] == present {
+                records[index].shownAt = instant
+                return
+            }
+            if presentNumbers[index] >= 0 && presentNumbers[index] < present { return }
+            index -= 1
+        }
     }
 
     /// Appends one run of a labelled callback.
@@ -60,13 +92,16 @@ public final class FrameLog {
 
     // MARK: Writing
 
+    /// The `shown_ns` of a frame that no presentation feedback reported: −1.
+    public nonisolated static let notShown: Int64 = -1
+
     /// The format version that ``csv`` and ``jsonLines`` write.
     public static let formatVersion = Int(_FrameLogReader.version)
 
     /// The CSV column line: the names of a record's fields, in order.
     public static let csvHeader = _FrameLogReader.columns.joined(separator: ",")
 
-    /// The log as CSV: the header comment `# framelink-frame-log version=2 period_ns=…`, the column
+    /// The log as CSV: the header comment `# framelink-frame-log version=3 period_ns=…`, the column
     /// line (``csvHeader``), then one line per frame, each ending in `\n`.
     public var csv: String {
         var text = "# \(_FrameLogReader.formatName) version=\(Self.formatVersion) period_ns=\(periodNanoseconds)\n"
@@ -74,13 +109,14 @@ public final class FrameLog {
         for record in records {
             text += "\(record.index),\(record.timestamp),\(record.interval),\(record.droppedFrames)"
             for phase in FramePhase.allCases { text += ",\(record.phases[phase])" }
-            text += ",\(record.inputEvents),\(record.inputLatencyMean),\(record.inputLatencyMax)\n"
+            text += ",\(record.inputEvents),\(record.inputLatencyMean),\(record.inputLatencyMax)"
+            text += ",\(record.shownAt?.nanoseconds ?? Self.notShown)\n"
         }
         return text
     }
 
     /// The log as JSON lines: a header object
-    /// (`{"format":"framelink-frame-log","version":2,"period_ns":…}`), then one object per frame
+    /// (`{"format":"framelink-frame-log","version":3,"period_ns":…}`), then one object per frame
     /// whose keys are the CSV column names.
     public var jsonLines: String {
         var text =
@@ -93,7 +129,8 @@ public final class FrameLog {
             for phase in FramePhase.allCases { text += ",\"\(phase.columnName)\":\(record.phases[phase])" }
             text +=
                 ",\"input_events\":\(record.inputEvents),\"input_latency_mean_ns\":\(record.inputLatencyMean),"
-                + "\"input_latency_max_ns\":\(record.inputLatencyMax)}\n"
+                + "\"input_latency_max_ns\":\(record.inputLatencyMax),"
+                + "\"shown_ns\":\(record.shownAt?.nanoseconds ?? Self.notShown)}\n"
         }
         return text
     }

@@ -7,12 +7,14 @@
 struct _FrameLogReader {
     /// The word that opens a frame log's header, in both formats.
     static let formatName = "framelink-frame-log"
-    /// The format version this FrameLink writes (versions 1 and 0 — 0.1.0's logs, without a
+    /// The format version this FrameLink writes (versions 2, 1 and 0 — 0.1.0's logs, without a
     /// version — are read too).
-    static let version: Int64 = 2
-    /// The columns of a record, in order: index, timestamp, interval, dropped, the phases, then the
-    /// input shown (version 2).
-    static let columns = legacyColumns + ["input_events", "input_latency_mean_ns", "input_latency_max_ns"]
+    static let version: Int64 = 3
+    /// The columns of a record, in order: index, timestamp, interval, dropped, the phases, the
+    /// input shown (version 2), then when the frame's present reached the screen (version 3).
+    static let columns = inputColumns + ["shown_ns"]
+    /// The columns of version 2: no shown time.
+    static let inputColumns = legacyColumns + ["input_events", "input_latency_mean_ns", "input_latency_max_ns"]
     /// The columns of versions 0 and 1: no input.
     static let legacyColumns =
         ["index", "timestamp_ns", "interval_ns", "dropped"] + FramePhase.allCases.map(\.columnName)
@@ -71,7 +73,7 @@ struct _FrameLogReader {
 
     // MARK: CSV
 
-    /// Reads CSV: the header comment (`# framelink-frame-log version=2 period_ns=…`), the column
+    /// Reads CSV: the header comment (`# framelink-frame-log version=3 period_ns=…`), the column
     /// line, then one line of integers per frame. Version 0 (the column line first, then a
     /// `# period_ns=` line) is read too.
     mutating func readCSV() throws(FrameLinkError) -> (records: [FrameRecord], period: Int64) {
@@ -120,7 +122,7 @@ struct _FrameLogReader {
         return (records, validator.period)
     }
 
-    /// Reads `# framelink-frame-log version=2 period_ns=…` and returns the checked period.
+    /// Reads `# framelink-frame-log version=3 period_ns=…` and returns the checked period.
     private mutating func readCSVHeaderComment(_ line: Range<Int>) throws(FrameLinkError) -> _FrameLogValidator {
         let words = bytes[line].dropFirst().split(whereSeparator: Self.isBlank).map {
             ($0.startIndex..<$0.endIndex)
@@ -148,14 +150,14 @@ struct _FrameLogReader {
         return try _FrameLogValidator(period: period, location: here)
     }
 
-    /// Checks that `version` is present and one this FrameLink reads (1 or 2), and expects its columns.
+    /// Checks that `version` is present and one this FrameLink reads (1 to 3), and expects its columns.
     private mutating func checkVersion(_ version: Int64?) throws(FrameLinkError) {
         guard let version else { throw here.problem(field: "version", "missing from the header") }
-        guard version == 1 || version == Self.version else {
+        guard (1...Self.version).contains(version) else {
             throw here.problem(
-                field: "version", "\(version) is not a version this FrameLink reads (it reads 1 and \(Self.version))")
+                field: "version", "\(version) is not a version this FrameLink reads (it reads 1 to \(Self.version))")
         }
-        expectedColumns = version == 1 ? Self.legacyColumns : Self.columns
+        expectedColumns = [Self.legacyColumns, Self.inputColumns, Self.columns][Int(version) - 1]
     }
 
     /// Checks the column line against ``columns``.
@@ -204,7 +206,7 @@ struct _FrameLogReader {
 
     // MARK: JSON lines
 
-    /// Reads JSON lines: a header object (`{"format":"framelink-frame-log","version":2,"period_ns":…}`),
+    /// Reads JSON lines: a header object (`{"format":"framelink-frame-log","version":3,"period_ns":…}`),
     /// then one flat object of integers per frame. Version 0 (no header, `period_ns` in every
     /// record) is read too.
     mutating func readJSONLines() throws(FrameLinkError) -> (records: [FrameRecord], period: Int64) {
@@ -401,7 +403,8 @@ struct _FrameLogReader {
     // MARK: Helpers
 
     /// A record from its columns' values, in ``columns`` order (without the input columns for
-    /// versions 0 and 1). A count that does not fit an `Int` is clamped (the validator rejects it).
+    /// versions 0 and 1, without the shown time for version 2). A count that does not fit an `Int`
+    /// is clamped, and a shown time below −1 is kept (the validator rejects both).
     private static func record(_ values: [Int64]) -> FrameRecord {
         var phases = PhaseDurations()
         for phase in FramePhase.allCases { phases[phase] = values[4 + phase.rawValue] }
@@ -413,6 +416,9 @@ struct _FrameLogReader {
             record.inputEvents = Int(clamping: values[input])
             record.inputLatencyMean = values[input + 1]
             record.inputLatencyMax = values[input + 2]
+        }
+        if values.count >= input + 4, values[input + 3] != FrameLog.notShown {
+            record.shownAt = FrameInstant(nanoseconds: values[input + 3])
         }
         return record
     }

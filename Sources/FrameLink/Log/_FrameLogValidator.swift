@@ -52,6 +52,11 @@ struct _FrameLogValidator {
     /// Checks `record` against the period and the record before it; `location` says where it was read.
     mutating func check(_ record: FrameRecord, location: _FrameLogLocation) throws(FrameLinkError) {
         guard record.index >= 0 else { throw location.problem(field: "index", "\(record.index) is negative") }
+        if let shown = record.shownAt, !(0...Self.latestTimestamp).contains(shown.nanoseconds) {
+            throw location.problem(
+                field: "shown_ns",
+                "\(shown.nanoseconds) is outside 0...\(Self.latestTimestamp) (−1 is a frame no feedback reported)")
+        }
         guard (0...Self.latestTimestamp).contains(record.timestamp) else {
             throw location.problem(
                 field: "timestamp_ns", "\(record.timestamp) is outside 0...\(Self.latestTimestamp) (146 years)")

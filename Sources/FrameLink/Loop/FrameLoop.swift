@@ -402,7 +402,7 @@ public final class FrameLoop {
                 // automatic frame rate changed the loop's) keeps at most the drops it allows.
                 record.droppedFrames = FrameRecord.droppedFrames(
                     interval: record.interval, period: frameLog.periodNanoseconds, known: record.droppedFrames)
-                frameLog.append(record)
+                frameLog.append(record, presentNumber: (source as? PresentSource)?.presentCount)
             }
         }
         shownInputs.removeAll()

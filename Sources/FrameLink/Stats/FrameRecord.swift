@@ -23,6 +23,11 @@ public struct FrameRecord: Hashable, Sendable {
     public var inputLatencyMean: Int64 = 0
     /// Their longest latency from the input to the screen, in nanoseconds (0 without input).
     public var inputLatencyMax: Int64 = 0
+    /// When the frame this record's present put up reached the screen, as the presenter's
+    /// presentation feedback reported it (Wayland's presentation-time through `SDLHost`), or `nil`
+    /// when nothing reported it. The report comes a frame or two after the record is made; a frame
+    /// log fills it in then (written as `shown_ns`, −1 for none, in version 3 logs).
+    public var shownAt: FrameInstant?
 
     /// Creates a record with no input.
     public init(index: Int64, timestamp: Int64, interval: Int64, droppedFrames: Int, phases: PhaseDurations) {
@@ -43,6 +48,12 @@ public struct FrameRecord: Hashable, Sendable {
         self.inputEvents = inputEvents
         self.inputLatencyMean = inputLatencyMean
         self.inputLatencyMax = inputLatencyMax
+    }
+
+    /// When the frame's present was called, in nanoseconds on the source's clock: the present and
+    /// the wait for the boundary end at ``timestamp``, back to back.
+    var presentStart: Int64 {
+        timestamp &- phases[.presentWait] &- phases[.present]
     }
 
     /// The number of frames an interval drops at a refresh period: `round(interval / period) − 1`
