@@ -42,7 +42,10 @@ let package = Package(
             name: "CFrameLinkWayland",
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("SDL2")]
         ),
-        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2", "CFrameLinkWayland"]),
+        // Whether an SDL window's GLX offers GLX_OML_sync_control (the GLX function looked up through
+        // SDL, so nothing links libGL; Xlib's types from SDL_syswm.h stay out of the Swift modules).
+        .target(name: "CFrameLinkGLX", linkerSettings: [.linkedLibrary("SDL2")]),
+        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2", "CFrameLinkWayland", "CFrameLinkGLX"]),
         .executableTarget(
             name: "AnimDemo",
             dependencies: [

@@ -17,8 +17,16 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
 
     /// Why a host has no presentation feedback.
     public enum Absence: Sendable, Equatable, CustomStringConvertible {
-        /// The window is not on Wayland (X11, SDL's dummy or offscreen driver).
+        /// The window is on neither Wayland nor X11 with OpenGL (SDL's dummy or offscreen driver, a
+        /// software renderer).
         case notWayland
+        /// The window is on X11 with OpenGL, and the X server's GLX offers no
+        /// `GLX_OML_sync_control` (Xvfb's does not).
+        case glxWithoutSyncControl
+        /// The window is on X11 with OpenGL and the X server offers `GLX_OML_sync_control`, which
+        /// FrameLink does not read yet: whether its readings block and when a swap's completion is
+        /// known differ by driver, and none could be observed where FrameLink is tested.
+        case glxSyncControlNotRead
         /// The host runs headless.
         case headless
         /// Turned off before the host opened (``SDLHost/requestsPresentationFeedback``).
@@ -40,6 +48,8 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .notWayland: "the window is not on Wayland"
+            case .glxWithoutSyncControl: "the X server's GLX offers no GLX_OML_sync_control"
+            case .glxSyncControlNotRead: "the X server offers GLX_OML_sync_control, which FrameLink does not read yet"
             case .headless: "headless"
             case .turnedOff: "turned off (SDLHost.requestsPresentationFeedback)"
             case .compositorOffersNone: "the compositor offers no wp_presentation"

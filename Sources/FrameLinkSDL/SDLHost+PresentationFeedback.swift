@@ -1,3 +1,4 @@
+internal import CFrameLinkGLX
 internal import FrameLink
 
 extension SDLHost {
@@ -24,11 +25,28 @@ extension SDLHost {
             case .bound(let presentation):
                 waylandPresentation = presentation
                 presentationFeedback = .waylandPresentationTime(clockID: presentation.clockID)
+            case .absent(.notWayland) where presentsWithGLSwaps:
+                presentationFeedback = .none(Self.glxAbsence(of: window))
             case .absent(let absence):
                 presentationFeedback = .none(absence)
             }
         }
         updatePacingNote()
+    }
+
+    /// Whether presents are OpenGL swaps (an OpenGL host, or SDL's opengl and opengles2 renderers),
+    /// which GLX_OML_sync_control would tell of on X11; a software renderer's are not.
+    var presentsWithGLSwaps: Bool {
+        presentMethod == .openGL || rendererName.hasPrefix("opengl")
+    }
+
+    /// Why a window that is not on Wayland has no feedback: what its GLX offers, if it has GLX.
+    static func glxAbsence(of window: OpaquePointer) -> PresentationFeedback.Absence {
+        switch CFrameLinkGLX_syncControlStatus(UnsafeMutableRawPointer(window)) {
+        case CFrameLinkGLX_offersSyncControl: .glxSyncControlNotRead
+        case CFrameLinkGLX_noSyncControl: .glxWithoutSyncControl
+        default: .notWayland
+        }
     }
 
     /// Puts the host's parts into the pacing note: the rate's origin and vsync, the thread's

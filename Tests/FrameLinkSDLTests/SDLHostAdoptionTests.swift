@@ -163,6 +163,8 @@ final class SDLHostAdoptionTests: SDLDummyDriverTestCase {
             let host = try SDLHost(title: "vsync detection", width: 64, height: 48, vsync: true, hidden: true)
             defer { host.close() }
             XCTAssertEqual(host.source.pacing, .automatic, "a vsync renderer starts with automatic detection")
+            XCTAssertEqual(
+                host.presentationFeedback, .none(.notWayland), "the dummy driver has neither Wayland nor GLX")
             var timestamps: [FrameInstant] = []
             let link = DisplayLink { link in timestamps.append(link.timestamp) }
             link.add(to: host.loop, forMode: .common)
@@ -296,6 +298,10 @@ final class SDLHostAdoptionXvfbTests: XCTestCase {
             host.run(frames: 60)
             assertPacingReportIsConsistent(host)
             XCTAssertEqual(SDLTestSupport.readPixel(renderer, x: 80, y: 60)?.rgb, [240, 120, 0])
+            // Xvfb's GLX lists no GLX_OML_sync_control; a software renderer has no GLX to ask.
+            XCTAssertEqual(
+                host.presentationFeedback,
+                .none(host.isSoftwareRenderer ? .notWayland : .glxWithoutSyncControl), host.rendererDescription)
             link.invalidate()
             host.close()
             XCTAssertEqual(SDL_RenderGetWindow(renderer), window)

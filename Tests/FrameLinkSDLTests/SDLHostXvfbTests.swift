@@ -21,11 +21,13 @@ final class SDLHostXvfbTests: XCTestCase {
             let host = try X11Retry.retrying { try SDLHost(title: "FrameLinkSDL Xvfb test", width: 320, height: 240) }
             defer { host.close() }
             XCTAssertTrue(host.isOpen)
-            XCTAssertEqual(host.presentationFeedback, .none(.notWayland))
+            // Xvfb's GLX lists no GLX_OML_sync_control: an OpenGL window is told so, others have no GLX.
+            let expected: PresentationFeedback.Absence =
+                host.rendererName == "opengl" ? .glxWithoutSyncControl : .notWayland
+            XCTAssertEqual(host.presentationFeedback, .none(expected), host.rendererDescription)
             XCTAssertTrue(
                 host.pacingDescription.contains(
-                    "no presentation feedback (the window is not on Wayland): shown times estimated from present's returns"
-                ),
+                    "no presentation feedback (\(expected)): shown times estimated from present's returns"),
                 host.pacingDescription)
             var frames = 0
             host.renderHandler = { renderer in
@@ -58,6 +60,35 @@ final class SDLHostXvfbTests: XCTestCase {
                 [middle.red, middle.green, middle.blue], [10, 40, 200], "renderer: \(host.rendererDescription)")
             let corner = try XCTUnwrap(SDLTestSupport.pixel(ofImageAt: path, x: 5, y: 5))
             XCTAssertEqual([corner.red, corner.green, corner.blue], [250, 250, 250])
+        }
+    }
+}
+
+/// A window on X11 with SDL's software renderer has no GLX to ask: no presentation feedback, and
+/// pacing as before.
+final class SDLHostSoftwareRendererFeedbackTests: XCTestCase {
+    func testASoftwareRendererOnX11HasNoGLXToAsk() throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"].map({ !$0.isEmpty }) == true else {
+            throw XCTSkip("DISPLAY is not set: run under an X server, e.g. `xvfb-run -a swift test`")
+        }
+        SDLTestSupport.useVideoDriver("x11")
+        defer { if SDL_WasInit(0) != 0 { SDL_Quit() } }
+        try MainActor.assumeIsolated { () throws in
+            try X11Retry.initVideo()
+            let window = try SDLError.check(SDL_CreateWindow("software", 0, 0, 160, 120, 0), "SDL_CreateWindow")
+            defer { SDL_DestroyWindow(window) }
+            let renderer = try SDLError.check(
+                SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue), "SDL_CreateRenderer")
+            defer { SDL_DestroyRenderer(renderer) }
+            let host = try SDLHost(adopting: window, renderer: renderer)
+            defer { host.close() }
+            XCTAssertEqual(host.presentationFeedback, .none(.notWayland))
+            XCTAssertTrue(host.pacingDescription.contains("no presentation feedback (the window is not on Wayland)"))
+            let link = DisplayLink { _ in }
+            link.add(to: host.loop, forMode: .common)
+            host.run(frames: 10)
+            XCTAssertEqual(link.callCount, 10)
+            XCTAssertFalse(host.source.receivesPresentationFeedback)
         }
     }
 }
