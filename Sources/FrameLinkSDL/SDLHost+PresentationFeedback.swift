@@ -57,24 +57,24 @@ extension SDLHost {
     }
 
     /// Asks for feedback on the present about to be made (frame `source.presentCount + 1`), unless
-    /// the compositor has stopped answering: then the pacing goes back to its own estimate, and
-    /// asks again once the frames waiting are answered.
+    /// the compositor has stopped answering (`_FeedbackRequests`): then the pacing goes back to its
+    /// own estimate, and the host asks again once the frames waiting are answered.
     func requestPresentationFeedback() {
         guard let presentation = waylandPresentation else { return }
-        if presentation.hasStoppedAnswering {
-            if presentationFeedback.isAvailable {
-                presentationFeedback = .none(
-                    .compositorStoppedAnswering(unansweredFrames: presentation.unansweredFrames))
-                source.presentationFeedbackStopped()
-                updatePacingNote()
-            }
-            return
-        }
-        if !presentationFeedback.isAvailable, presentation.unansweredFrames == 0 {
+        switch feedbackRequests.presentWillBegin(unansweredFrames: presentation.unansweredFrames) {
+        case .ask:
+            _ = presentation.requestFeedback(forFrame: source.presentCount + 1)
+        case .resumeAndAsk:
             presentationFeedback = .waylandPresentationTime(clockID: presentation.clockID)
             updatePacingNote()
+            _ = presentation.requestFeedback(forFrame: source.presentCount + 1)
+        case .skip:
+            break
+        case .stop(let unanswered):
+            presentationFeedback = .none(.compositorStoppedAnswering(unansweredFrames: unanswered))
+            source.presentationFeedbackStopped()
+            updatePacingNote()
         }
-        _ = presentation.requestFeedback(forFrame: source.presentCount + 1)
     }
 
     /// Takes in what the compositor has answered, without waiting: shown times go to the pacing
@@ -84,7 +84,9 @@ extension SDLHost {
         guard let presentation = waylandPresentation else { return }
         let connected = presentation.collect(epochNanoseconds: source.epochNanoseconds) { report in
             if case .shown(let instant, _) = report.outcome {
-                source.reportPresentation(ofFrame: report.frame, at: instant)
+                // (Late answers while the compositor counts as stopped do not restart the pacing's
+                // feedback behind the host's back.)
+                if feedbackRequests.forwardsToPacing { source.reportPresentation(ofFrame: report.frame, at: instant) }
                 loop.frameLog?.noteShown(present: report.frame, at: instant)
             }
             presentationReportHandler?(report)

@@ -201,6 +201,9 @@ public final class SDLHost {
     /// The binding of presentation-time, while the host has one.
     var waylandPresentation: _WaylandPresentation?
 
+    /// Whether the host asks for feedback on its next present.
+    var feedbackRequests = _FeedbackRequests()
+
     /// The host's parts of the pacing note: the rate's origin and the vsync situation (or the
     /// headless note), and what the main thread's priority became; ``presentationFeedback``
     /// follows them (see `updatePacingNote()`).

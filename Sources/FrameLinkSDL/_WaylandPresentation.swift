@@ -15,11 +15,6 @@ final class _WaylandPresentation {
     /// that a host opening on a stuck compositor is not held up for long.
     static let bindTimeoutMilliseconds: Int32 = 250
 
-    /// How many frames may wait for their feedback before the compositor counts as having
-    /// stopped answering (an occluded window): the C binding's limit, 64 frames, about a second
-    /// at 60 Hz — far beyond the two or three frames a compositor keeps in flight.
-    static let unansweredFrameLimit = Int(CFrameLinkWayland_maximumPending)
-
     private var binding: OpaquePointer?
     let clock: _CompositorClock
     private var previousSequence: UInt64?
@@ -80,9 +75,6 @@ final class _WaylandPresentation {
 
     /// Frames waiting for their feedback.
     var unansweredFrames: Int { binding.map { Int(CFrameLinkWayland_pendingCount($0)) } ?? 0 }
-
-    /// Whether the compositor has stopped answering: ``unansweredFrameLimit`` frames wait.
-    var hasStoppedAnswering: Bool { unansweredFrames >= Self.unansweredFrameLimit }
 
     /// Asks for feedback on the next commit, labelled `frame`; false when nothing was asked (the
     /// compositor stopped answering, or the binding is closed).

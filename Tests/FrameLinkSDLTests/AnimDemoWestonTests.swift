@@ -75,9 +75,13 @@ final class AnimDemoWestonTests: XCTestCase {
     /// `CLOCK_MONOTONIC` for all), `framelink summary` says where they came from, and the trace
     /// shows them on a track of their own.
     func checkFrameLog(at path: String, against log: PresentationLogRows, tracePath: String) throws {
-        let shownInLog = try MainActor.assumeIsolated {
-            try FrameLog(contentsOfFile: path).records.compactMap(\.shownAt?.nanoseconds)
+        let (shownInLog, loopDrops) = try MainActor.assumeIsolated {
+            let records = try FrameLog(contentsOfFile: path).records
+            return (records.compactMap(\.shownAt?.nanoseconds), records.reduce(0) { $0 + $1.droppedFrames })
         }
+        // The loop books drops by its own pacing (by deadline at the assumed 60 Hz here, as
+        // Weston's timer-driven repaints keep no phase), not from the feedback: a figure, not a check.
+        print("AnimDemo on Weston: the loop booked \(loopDrops) dropped frames")
         let reported = log.rows.compactMap(\.shown)
         XCTAssertGreaterThanOrEqual(
             shownInLog.count, reported.count - 3, "frames reported shown are missing from the frame log")

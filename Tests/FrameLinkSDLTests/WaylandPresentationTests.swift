@@ -203,10 +203,11 @@ import Testing
                 presentation.close()
                 CFrameLinkWaylandTesting_destroySurface(surface)
             }
-            for frame in 1...Int64(_WaylandPresentation.unansweredFrameLimit) {
+            #expect(_FeedbackRequests.unansweredFrameLimit == Int(CFrameLinkWayland_maximumPending))
+            for frame in 1...Int64(CFrameLinkWayland_maximumPending) {
                 #expect(presentation.requestFeedback(forFrame: frame))
             }
-            #expect(presentation.hasStoppedAnswering)
+            #expect(presentation.unansweredFrames == Int(CFrameLinkWayland_maximumPending))
             #expect(!presentation.requestFeedback(forFrame: 65), "a 65th unanswered frame is not asked about")
         }
     }
@@ -253,5 +254,30 @@ import Testing
         #expect(_CompositorClock(clockID: UInt32.max) == nil)
         let clock = try #require(_CompositorClock(clockID: 4) { $0 == 1 ? 0 : 1_000 })
         #expect(clock.monotonicNanoseconds(of: 10) == nil, "a time before the monotonic clock's zero")
+    }
+}
+
+/// The host's rule for asking: stop once when the compositor stops answering, resume when every
+/// frame waiting is answered.
+@Suite struct FeedbackRequestsTests {
+    @Test func stopsOnceAtTheLimitAndResumesWhenAllAreAnswered() {
+        var requests = _FeedbackRequests()
+        let limit = _FeedbackRequests.unansweredFrameLimit
+        let steps: [(unanswered: Int, action: _FeedbackRequests.Action, forwards: Bool)] = [
+            (0, .ask, true),
+            (3, .ask, true),
+            (limit - 1, .ask, true),
+            (limit, .stop(unansweredFrames: limit), false),
+            (limit, .skip, false),
+            (limit - 10, .skip, false),
+            (1, .skip, false),
+            (0, .resumeAndAsk, true),
+            (2, .ask, true),
+            (limit + 5, .stop(unansweredFrames: limit + 5), false),
+        ]
+        for (index, step) in steps.enumerated() {
+            #expect(requests.presentWillBegin(unansweredFrames: step.unanswered) == step.action, "step \(index)")
+            #expect(requests.forwardsToPacing == step.forwards, "step \(index)")
+        }
     }
 }
