@@ -158,33 +158,13 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The y value of the cubic Bézier (x1, y1, x2, y2) at `x`, solving x(t) = x for t with Newton's
-    /// method (until a step is below 1e-7, which leaves t good to about 1e-11) and falling back to
-    /// bisection (to 1e-11 in t) where the curve is too flat for Newton.
+    /// The y value of the cubic Bézier (x1, y1, x2, y2) at `x`, at the t where x(t) = x
+    /// (``bezierParameter(_:_:_:)``: Newton's method, bisection where the curve is too flat).
     @inlinable @inline(__always)
     static func solveBezier(_ x: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
         if !(x > 0) { return x.isNaN ? x : 0 }
         if x >= 1 { return 1 }
-        // Polynomial coefficients of x(t) and y(t), as WebKit's UnitBezier.
-        let cx = 3 * x1
-        let bx = 3 * (x2 - x1) - cx
-        let ax = 1 - cx - bx
-        var t = x
-        var converged = false
-        for _ in 0..<8 {
-            let error = ((ax * t + bx) * t + cx) * t - x
-            let slope = (3 * ax * t + 2 * bx) * t + cx
-            if abs(slope) < 1e-7 { break }
-            let step = error / slope
-            t -= step
-            if !(t >= 0 && t <= 1) { break }
-            // Newton converges quadratically: after a step this small, t is good to ~1e-11.
-            if abs(step) < 1e-7 {
-                converged = true
-                break
-            }
-        }
-        if !converged { t = bisectBezier(x, ax, bx, cx) }
+        let t = bezierParameter(x, x1, x2)
         // y(t) in Bernstein form: each term is at most 4/9 of its control value, so no finite y,
         // however large, overflows (the power form's 3 × y1 − … does, and gives ∞ − ∞ = NaN).
         let u = 1 - t

@@ -60,6 +60,18 @@ public struct Tween<Value: Interpolatable>: Animation {
         return from.scaled(by: 1 - fraction) + to.scaled(by: fraction)
     }
 
+    /// The rate of change at `time` seconds after the change started, in value units per second:
+    /// the change times the curve's slope (``TimingCurve/slope(at:)``, exact for Bézier curves, so
+    /// an ease curve starts and ends at rest) over the duration; zero before the start, after the
+    /// end, and for a tween that takes no time.
+    public func velocity(at time: Double) -> Value {
+        guard duration > 0, time >= 0, time <= duration else { return .zero }
+        let rate = curve.slope(at: time / duration) / duration
+        // (to − from) × rate, written so that neither a huge change nor a huge slope overflows to
+        // infinity − infinity: each end scaled on its own.
+        return to.scaled(by: rate) - from.scaled(by: rate)
+    }
+
     /// The tween changed to start from `value` (its velocity is not used: a tween's speed comes from
     /// its curve).
     public func retargeted(from value: Value, velocity: Value) -> Tween {
