@@ -99,18 +99,34 @@ public struct AnimationTiming: Sendable, Hashable {
         beginTime: Double? = nil, delay: Double = 0, speed: Double = 1, repeatCount: Double = 1,
         autoreverses: Bool = false, fill: Fill = .forwards
     ) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try AnimationTiming(
+                validatingBeginTime: beginTime, delay: delay, speed: speed, repeatCount: repeatCount,
+                autoreverses: autoreverses, fill: fill)
+        }
+    }
+
+    /// Creates a timing from values read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` for a NaN or infinite begin time or a
+    ///   negative, NaN or infinite delay; ``FrameLinkError/invalidValue(_:)`` for a speed that is not
+    ///   positive and finite; ``FrameLinkError/invalidCount(_:)`` for a repeat count that is NaN, zero
+    ///   or negative.
+    public init(
+        validatingBeginTime beginTime: Double?, delay: Double = 0, speed: Double = 1, repeatCount: Double = 1,
+        autoreverses: Bool = false, fill: Fill = .forwards
+    ) throws(FrameLinkError) {
         if let beginTime, !beginTime.isFinite {
-            FrameLinkError.trap(.invalidInterval("animation beginTime of \(beginTime) s: must be finite"))
+            throw .invalidInterval("animation beginTime of \(beginTime) s: must be finite")
         }
         guard delay.isFinite, delay >= 0 else {
-            FrameLinkError.trap(.invalidInterval("animation delay of \(delay) s: must be finite and zero or more"))
+            throw .invalidInterval("animation delay of \(delay) s: must be finite and zero or more")
         }
         guard speed.isFinite, speed > 0 else {
-            FrameLinkError.trap(.invalidValue("animation speed \(speed): must be finite and above zero"))
+            throw .invalidValue("animation speed \(speed): must be finite and above zero")
         }
         guard repeatCount > 0 else {
-            FrameLinkError.trap(
-                .invalidCount("animation repeatCount \(repeatCount): must be above zero (.infinity repeats forever)"))
+            throw .invalidCount("animation repeatCount \(repeatCount): must be above zero (.infinity repeats forever)")
         }
         self.init(
             uncheckedDelay: delay, speed: speed, repeatCount: repeatCount, autoreverses: autoreverses, fill: fill,

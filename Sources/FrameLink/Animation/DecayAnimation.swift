@@ -54,7 +54,22 @@ public struct DecayAnimation<Value: Interpolatable>: Animation {
     public init(
         from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal, threshold: Double = 0.001
     ) {
-        Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try DecayAnimation(
+                validatingFrom: from, initialVelocity: initialVelocity, decelerationRate: decelerationRate,
+                threshold: threshold)
+        }
+    }
+
+    /// Creates an unbounded decay from values read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidValue(_:)`` if a value is NaN or infinite or the threshold
+    ///   is not positive and finite.
+    public init(
+        validatingFrom from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal,
+        threshold: Double = 0.001
+    ) throws(FrameLinkError) {
+        try Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
         self.init(
             unchecked: from, velocity: initialVelocity, rate: decelerationRate, threshold: threshold,
             makeBoundary: nil)
@@ -86,13 +101,12 @@ public struct DecayAnimation<Value: Interpolatable>: Animation {
         }
     }
 
-    static func validate(from: Value, velocity: Value, threshold: Double) {
+    static func validate(from: Value, velocity: Value, threshold: Double) throws(FrameLinkError) {
         guard from.isFinite, velocity.isFinite else {
-            FrameLinkError.trap(
-                .invalidValue("decay from \(from) at \(velocity): values must be finite (no NaN or infinity)"))
+            throw .invalidValue("decay from \(from) at \(velocity): values must be finite (no NaN or infinity)")
         }
         guard threshold.isFinite, threshold > 0 else {
-            FrameLinkError.trap(.invalidValue("decay threshold \(threshold): must be finite and above zero"))
+            throw .invalidValue("decay threshold \(threshold): must be finite and above zero")
         }
     }
 
@@ -145,9 +159,23 @@ extension DecayAnimation where Value: BinaryFloatingPoint {
         from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal,
         bounds: ClosedRange<Value>, bounce: Spring? = .smooth, threshold: Double = 0.001
     ) {
-        Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try DecayAnimation(
+                validatingFrom: from, initialVelocity: initialVelocity, decelerationRate: decelerationRate,
+                bounds: bounds, bounce: bounce, threshold: threshold)
+        }
+    }
+
+    /// Creates a bounded decay from values read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidValue(_:)`` for non-finite values, bounds or threshold.
+    public init(
+        validatingFrom from: Value, initialVelocity: Value, decelerationRate: DecelerationRate = .normal,
+        bounds: ClosedRange<Value>, bounce: Spring? = .smooth, threshold: Double = 0.001
+    ) throws(FrameLinkError) {
+        try Self.validate(from: from, velocity: initialVelocity, threshold: threshold)
         guard bounds.lowerBound.isFinite, bounds.upperBound.isFinite else {
-            FrameLinkError.trap(.invalidValue("decay bounds \(bounds): must be finite"))
+            throw .invalidValue("decay bounds \(bounds): must be finite")
         }
         let lower = bounds.lowerBound
         let upper = bounds.upperBound

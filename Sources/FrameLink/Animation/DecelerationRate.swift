@@ -27,9 +27,17 @@ public struct DecelerationRate: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, unless 0 < `rawValue` < 1.
     public init(_ rawValue: Double) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try DecelerationRate(validating: rawValue)
+        }
+    }
+
+    /// Creates a rate read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidValue(_:)`` unless 0 < `rawValue` < 1.
+    public init(validating rawValue: Double) throws(FrameLinkError) {
         guard rawValue > 0, rawValue < 1 else {
-            FrameLinkError.trap(
-                .invalidValue("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998"))
+            throw .invalidValue("deceleration rate \(rawValue): must be between 0 and 1 (exclusive), such as 0.998")
         }
         self.rawValue = rawValue
     }

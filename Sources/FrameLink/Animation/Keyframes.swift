@@ -55,39 +55,47 @@ public struct Keyframes<Value: Interpolatable>: Animation {
         values: [Value], keyTimes: [Double]? = nil, curves: [TimingCurve] = [], mode: Mode = .linear,
         duration: Double
     ) {
-        guard !values.isEmpty else { FrameLinkError.trap(.invalidCount("keyframes need at least one value")) }
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try Keyframes(validatingValues: values, keyTimes: keyTimes, curves: curves, mode: mode, duration: duration)
+        }
+    }
+
+    /// Creates a keyframe animation from values read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidCount(_:)`` for no values or mismatched counts;
+    ///   ``FrameLinkError/invalidInterval(_:)`` for a bad duration or key times that are outside
+    ///   0...1, NaN, or not ascending; ``FrameLinkError/invalidValue(_:)`` for a NaN or infinite value.
+    public init(
+        validatingValues values: [Value], keyTimes: [Double]? = nil, curves: [TimingCurve] = [],
+        mode: Mode = .linear, duration: Double
+    ) throws(FrameLinkError) {
+        guard !values.isEmpty else { throw .invalidCount("keyframes need at least one value") }
         guard duration.isFinite, duration >= 0 else {
-            FrameLinkError.trap(
-                .invalidInterval("keyframes duration of \(duration) s: must be finite and zero or more"))
+            throw .invalidInterval("keyframes duration of \(duration) s: must be finite and zero or more")
         }
         for (index, value) in values.enumerated() where !value.isFinite {
-            FrameLinkError.trap(
-                .invalidValue("keyframe value \(index) is \(value): values must be finite (no NaN or infinity)"))
+            throw .invalidValue("keyframe value \(index) is \(value): values must be finite (no NaN or infinity)")
         }
         if let keyTimes {
             guard keyTimes.count == values.count else {
-                FrameLinkError.trap(
-                    .invalidCount(
-                        "\(keyTimes.count) key times for \(values.count) values: pass one key time per value"))
+                throw .invalidCount(
+                    "\(keyTimes.count) key times for \(values.count) values: pass one key time per value")
             }
             for (index, time) in keyTimes.enumerated() {
                 guard time >= 0, time <= 1 else {
-                    FrameLinkError.trap(
-                        .invalidInterval("key time \(index) is \(time): key times are fractions in 0...1"))
+                    throw .invalidInterval("key time \(index) is \(time): key times are fractions in 0...1")
                 }
                 if index > 0, time < keyTimes[index - 1] {
-                    FrameLinkError.trap(
-                        .invalidInterval(
-                            "key times must ascend: key time \(index) (\(time)) comes before key time \(index - 1) (\(keyTimes[index - 1]))"
-                        ))
+                    throw .invalidInterval(
+                        "key times must ascend: key time \(index) (\(time)) comes before key time \(index - 1) (\(keyTimes[index - 1]))"
+                    )
                 }
             }
         }
         let segments = values.count - 1
         guard curves.count <= 1 || curves.count == segments else {
-            FrameLinkError.trap(
-                .invalidCount(
-                    "\(curves.count) curves for \(segments) segments: pass none, one for all, or one per segment"))
+            throw .invalidCount(
+                "\(curves.count) curves for \(segments) segments: pass none, one for all, or one per segment")
         }
         self.init(unchecked: values, keyTimes: keyTimes, curves: curves, mode: mode, duration: duration)
     }

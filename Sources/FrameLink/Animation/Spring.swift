@@ -33,15 +33,24 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, naming the parameter that is zero, negative, NaN or
     ///   infinite.
     public init(mass: Double = 1, stiffness: Double, damping: Double) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try Spring(validatingMass: mass, stiffness: stiffness, damping: damping)
+        }
+    }
+
+    /// Creates a spring from physical parameters read at run time (a level file, a settings panel).
+    ///
+    /// - Throws: ``FrameLinkError/invalidValue(_:)`` naming the parameter that is zero, negative,
+    ///   NaN or infinite.
+    public init(validatingMass mass: Double, stiffness: Double, damping: Double) throws(FrameLinkError) {
         guard mass.isFinite, mass > 0 else {
-            FrameLinkError.trap(.invalidValue("spring mass \(mass): must be finite and above zero"))
+            throw .invalidValue("spring mass \(mass): must be finite and above zero")
         }
         guard stiffness.isFinite, stiffness > 0 else {
-            FrameLinkError.trap(.invalidValue("spring stiffness \(stiffness): must be finite and above zero"))
+            throw .invalidValue("spring stiffness \(stiffness): must be finite and above zero")
         }
         guard damping.isFinite, damping > 0 else {
-            FrameLinkError.trap(
-                .invalidValue("spring damping \(damping): must be finite and above zero (the spring must settle)"))
+            throw .invalidValue("spring damping \(damping): must be finite and above zero (the spring must settle)")
         }
         self.mass = mass
         self.stiffness = stiffness
@@ -58,14 +67,24 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a duration that is not positive and finite;
     ///   `.invalidValue` for a bounce outside −1 < bounce < 1.
     public init(duration: Double = 0.5, bounce: Double = 0) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try Spring(validatingDuration: duration, bounce: bounce)
+        }
+    }
+
+    /// Creates a spring from a duration and a bounce read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` for a duration that is not positive and
+    ///   finite; ``FrameLinkError/invalidValue(_:)`` for a bounce outside −1 < bounce < 1.
+    public init(validatingDuration duration: Double, bounce: Double = 0) throws(FrameLinkError) {
         guard duration.isFinite, duration > 0 else {
-            FrameLinkError.trap(.invalidInterval("spring duration of \(duration) s: must be finite and above zero"))
+            throw .invalidInterval("spring duration of \(duration) s: must be finite and above zero")
         }
         guard bounce > -1, bounce < 1 else {
-            FrameLinkError.trap(.invalidValue("spring bounce \(bounce): must be between -1 and 1 (exclusive)"))
+            throw .invalidValue("spring bounce \(bounce): must be between -1 and 1 (exclusive)")
         }
         let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
-        self.init(response: duration, dampingRatio: ratio)
+        try self.init(validatingResponse: duration, dampingRatio: ratio)
     }
 
     /// Creates a spring from its response (the undamped period, in seconds) and damping ratio
@@ -74,11 +93,22 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidInterval` message, for a response that is not positive and finite;
     ///   `.invalidValue` for a damping ratio that is not positive and finite.
     public init(response: Double, dampingRatio: Double) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try Spring(validatingResponse: response, dampingRatio: dampingRatio)
+        }
+    }
+
+    /// Creates a spring from a response and a damping ratio read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` for a response that is not positive and
+    ///   finite; ``FrameLinkError/invalidValue(_:)`` for a damping ratio that is not positive and
+    ///   finite.
+    public init(validatingResponse response: Double, dampingRatio: Double) throws(FrameLinkError) {
         guard response.isFinite, response > 0 else {
-            FrameLinkError.trap(.invalidInterval("spring response of \(response) s: must be finite and above zero"))
+            throw .invalidInterval("spring response of \(response) s: must be finite and above zero")
         }
         guard dampingRatio.isFinite, dampingRatio > 0 else {
-            FrameLinkError.trap(.invalidValue("spring damping ratio \(dampingRatio): must be finite and above zero"))
+            throw .invalidValue("spring damping ratio \(dampingRatio): must be finite and above zero")
         }
         let angularFrequency = 2 * Double.pi / response
         self.mass = 1

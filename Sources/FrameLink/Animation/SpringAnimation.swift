@@ -59,14 +59,27 @@ public struct SpringAnimation<Value: Interpolatable>: Animation {
     public init(
         from: Value, to: Value, initialVelocity: Value = .zero, spring: Spring = .smooth, threshold: Double = 0.001
     ) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try SpringAnimation(
+                validatingFrom: from, to: to, initialVelocity: initialVelocity, spring: spring, threshold: threshold)
+        }
+    }
+
+    /// Creates a spring animation from values read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidValue(_:)`` if a value is NaN or infinite or the threshold
+    ///   is not positive and finite.
+    public init(
+        validatingFrom from: Value, to: Value, initialVelocity: Value = .zero, spring: Spring = .smooth,
+        threshold: Double = 0.001
+    ) throws(FrameLinkError) {
         guard from.isFinite, to.isFinite, initialVelocity.isFinite else {
-            FrameLinkError.trap(
-                .invalidValue(
-                    "spring from \(from) to \(to) with velocity \(initialVelocity): values must be finite (no NaN or infinity)"
-                ))
+            throw .invalidValue(
+                "spring from \(from) to \(to) with velocity \(initialVelocity): values must be finite (no NaN or infinity)"
+            )
         }
         guard threshold.isFinite, threshold > 0 else {
-            FrameLinkError.trap(.invalidValue("spring threshold \(threshold): must be finite and above zero"))
+            throw .invalidValue("spring threshold \(threshold): must be finite and above zero")
         }
         self.init(unchecked: from, to: to, initialVelocity: initialVelocity, spring: spring, threshold: threshold)
     }

@@ -88,14 +88,23 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidValue` message, if a coordinate is NaN or infinite, or an x coordinate
     ///   is outside 0...1 (the curve would not be a function of time).
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try TimingCurve(validatingControlPoints: x1, y1, x2, y2)
+        }
+    }
+
+    /// Creates a cubic Bézier timing curve from control points read at run time (a level file, a
+    /// CSS value).
+    ///
+    /// - Throws: ``FrameLinkError/invalidValue(_:)`` if a coordinate is NaN or infinite, or an x
+    ///   coordinate is outside 0...1.
+    public init(validatingControlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) throws(FrameLinkError) {
         guard x1.isFinite, y1.isFinite, x2.isFinite, y2.isFinite else {
-            FrameLinkError.trap(
-                .invalidValue("cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)) must be finite"))
+            throw .invalidValue("cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)) must be finite")
         }
         guard (0...1).contains(x1), (0...1).contains(x2) else {
-            FrameLinkError.trap(
-                .invalidValue(
-                    "cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)): x1 and x2 must be within 0...1"))
+            throw .invalidValue(
+                "cubic Bézier control points (\(x1), \(y1), \(x2), \(y2)): x1 and x2 must be within 0...1")
         }
         // A curve whose control points lie on the diagonal is linear in value, but keeps its points:
         // `controlPoints` and `description` give back what was asked for.
@@ -116,9 +125,16 @@ public struct TimingCurve: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Precondition: Stops the program, with a `FrameLinkError.invalidCount` message, if `count` is below 1.
     public static func steps(_ count: Int, position: StepPosition = .end) -> TimingCurve {
-        guard count >= 1 else {
-            FrameLinkError.trap(.invalidCount("steps(\(count)): a step curve needs at least 1 step"))
-        }
+        FrameLinkError.require { () throws(FrameLinkError) in try steps(validatingCount: count, position: position) }
+    }
+
+    /// A staircase of `count` equal jumps read at run time (a level file, a CSS value).
+    ///
+    /// - Throws: ``FrameLinkError/invalidCount(_:)`` if `count` is below 1.
+    public static func steps(validatingCount count: Int, position: StepPosition = .end) throws(FrameLinkError)
+        -> TimingCurve
+    {
+        guard count >= 1 else { throw .invalidCount("steps(\(count)): a step curve needs at least 1 step") }
         return TimingCurve(kind: position == .start ? .jumpStart : .jumpEnd, Double(count))
     }
 

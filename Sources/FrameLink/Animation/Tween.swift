@@ -31,15 +31,26 @@ public struct Tween<Value: Interpolatable>: Animation {
     public init(
         from: Value, to: Value, duration: Double, curve: TimingCurve = .easeInOut, delay: Double = 0
     ) {
+        self = FrameLinkError.require { () throws(FrameLinkError) in
+            try Tween(validatingFrom: from, to: to, duration: duration, curve: curve, delay: delay)
+        }
+    }
+
+    /// Creates a tween from values read at run time.
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` for a negative, NaN or infinite duration or
+    ///   delay; ``FrameLinkError/invalidValue(_:)`` if `from` or `to` is not finite.
+    public init(
+        validatingFrom from: Value, to: Value, duration: Double, curve: TimingCurve = .easeInOut, delay: Double = 0
+    ) throws(FrameLinkError) {
         guard duration.isFinite, duration >= 0 else {
-            FrameLinkError.trap(.invalidInterval("tween duration of \(duration) s: must be finite and zero or more"))
+            throw .invalidInterval("tween duration of \(duration) s: must be finite and zero or more")
         }
         guard delay.isFinite, delay >= 0 else {
-            FrameLinkError.trap(.invalidInterval("tween delay of \(delay) s: must be finite and zero or more"))
+            throw .invalidInterval("tween delay of \(delay) s: must be finite and zero or more")
         }
         guard from.isFinite, to.isFinite else {
-            FrameLinkError.trap(
-                .invalidValue("tween from \(from) to \(to): both values must be finite (no NaN or infinity)"))
+            throw .invalidValue("tween from \(from) to \(to): both values must be finite (no NaN or infinity)")
         }
         self.init(unchecked: from, to: to, duration: duration, curve: curve, delay: delay)
     }
