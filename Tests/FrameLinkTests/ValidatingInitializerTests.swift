@@ -86,6 +86,18 @@ struct ValidatingInitializerTests {
         Case("timing repeat count NaN", "animation repeatCount nan") {
             _ = try AnimationTiming(validatingBeginTime: nil, repeatCount: .nan)
         },
+        Case("timer interval 0", "invalid interval: timer interval of 0") {
+            try FrameTimer.validate(interval: .zero)
+        },
+        Case("timer repeat count 0", "invalid count: repeatCount 0") {
+            try FrameTimer.validate(interval: .seconds(1), repeatCount: 0)
+        },
+        Case("queue timer leeway −1 ms", "invalid interval: leeway of -0.001 seconds") {
+            try QueueTimer.validate(interval: .seconds(1), leeway: .milliseconds(-1))
+        },
+        Case("queue timer interval −1 s", "queue timer interval of -1.0 seconds") {
+            try QueueTimer.validate(interval: .seconds(-1))
+        },
     ]
 
     @Test("each throws, with the message the trap prints", arguments: cases)
@@ -98,6 +110,21 @@ struct ValidatingInitializerTests {
         } catch {
             Issue.record("\(entry.call) threw \(error), not a FrameLinkError")
         }
+    }
+
+    @Test("a game clock from a settings file: bad steps and caps throw, good ones make the clock")
+    @MainActor
+    func gameClock() throws {
+        #expect(throws: FrameLinkError.invalidInterval("fixed step of 0.0 seconds: must be above zero")) {
+            try GameClock(validatingFixedStep: .zero)
+        }
+        #expect(throws: FrameLinkError.invalidCount("maximumStepsPerFrame 0: must be at least 1")) {
+            try GameClock(validatingFixedStep: .milliseconds(10), maximumStepsPerFrame: 0)
+        }
+        let clock = try GameClock(validatingFixedStep: .milliseconds(10), maximumDelta: .milliseconds(100))
+        #expect(clock.fixedStep == .milliseconds(10) && clock.maximumStepsPerFrame == 10)
+        try FrameTimer.validate(interval: .milliseconds(5), repeatCount: 3)
+        try QueueTimer.validate(interval: .nanoseconds(1))
     }
 
     @Test("good data makes the value the trapping initializer makes")

@@ -83,15 +83,48 @@ public final class GameClock {
     ///   - maximumDelta: The cap on real time per frame (250 ms by default).
     /// - Precondition: Stops the program, with a `FrameLinkError` message, if the step or the delta cap is not positive, or the step cap is
     ///   below 1.
-    public init(
+    public convenience init(
         fixedStep: Duration = .nanoseconds(16_666_667), maximumStepsPerFrame: Int? = nil,
         maximumDelta: Duration = .milliseconds(250)
     ) {
-        stepNanoseconds = FrameLinkError.requiredNanoseconds(fixedStep, what: "fixed step")
-        maximumDeltaNanoseconds = FrameLinkError.requiredNanoseconds(maximumDelta, what: "maximum delta")
-        if let maximumStepsPerFrame, maximumStepsPerFrame < 1 {
-            FrameLinkError.trap(.invalidCount("maximumStepsPerFrame \(maximumStepsPerFrame): must be at least 1"))
+        let checked = FrameLinkError.require { () throws(FrameLinkError) in
+            try Self.checked(
+                fixedStep: fixedStep, maximumStepsPerFrame: maximumStepsPerFrame, maximumDelta: maximumDelta)
         }
+        self.init(checked, fixedStep: fixedStep, maximumStepsPerFrame: maximumStepsPerFrame, maximumDelta: maximumDelta)
+    }
+
+    /// Creates a game clock from a step and caps read at run time (a settings file).
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` if the step or the delta cap is not
+    ///   positive; ``FrameLinkError/invalidCount(_:)`` if the step cap is below 1.
+    public convenience init(
+        validatingFixedStep fixedStep: Duration, maximumStepsPerFrame: Int? = nil,
+        maximumDelta: Duration = .milliseconds(250)
+    ) throws(FrameLinkError) {
+        let checked = try Self.checked(
+            fixedStep: fixedStep, maximumStepsPerFrame: maximumStepsPerFrame, maximumDelta: maximumDelta)
+        self.init(checked, fixedStep: fixedStep, maximumStepsPerFrame: maximumStepsPerFrame, maximumDelta: maximumDelta)
+    }
+
+    /// The step and the delta cap in nanoseconds, checked.
+    private static func checked(
+        fixedStep: Duration, maximumStepsPerFrame: Int?, maximumDelta: Duration
+    ) throws(FrameLinkError) -> (step: Int64, maximumDelta: Int64) {
+        let step = try FrameLinkError.checkedNanoseconds(fixedStep, what: "fixed step")
+        let delta = try FrameLinkError.checkedNanoseconds(maximumDelta, what: "maximum delta")
+        if let maximumStepsPerFrame, maximumStepsPerFrame < 1 {
+            throw .invalidCount("maximumStepsPerFrame \(maximumStepsPerFrame): must be at least 1")
+        }
+        return (step, delta)
+    }
+
+    private init(
+        _ checked: (step: Int64, maximumDelta: Int64), fixedStep: Duration, maximumStepsPerFrame: Int?,
+        maximumDelta: Duration
+    ) {
+        stepNanoseconds = checked.step
+        maximumDeltaNanoseconds = checked.maximumDelta
         self.fixedStep = fixedStep
         self.maximumStepsPerFrame =
             maximumStepsPerFrame

@@ -163,14 +163,34 @@ public final class FrameTimer {
         self.init(validating: interval, repeats: repeats, repeatCount: repeatCount, target: nil, body: block)
     }
 
+    /// Checks an interval and a repeat count read at run time (a level file, a settings panel):
+    /// once it returns, every `FrameTimer` initializer accepts them. The initializers stop the
+    /// program on the same values, with the same message.
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` for an interval that is not positive;
+    ///   ``FrameLinkError/invalidCount(_:)`` for a repeat count below 1.
+    public nonisolated static func validate(interval: Duration, repeatCount: Int? = nil) throws(FrameLinkError) {
+        _ = try checkedIntervalNanoseconds(interval, repeatCount: repeatCount)
+    }
+
+    /// The interval in nanoseconds, after the checks ``validate(interval:repeatCount:)`` makes.
+    private nonisolated static func checkedIntervalNanoseconds(
+        _ interval: Duration, repeatCount: Int?
+    ) throws(FrameLinkError) -> Int64 {
+        let nanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "timer interval")
+        if let repeatCount, repeatCount < 1 {
+            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
+        }
+        return nanoseconds
+    }
+
     /// The one initializer every form goes through: validates, then stores.
     private init(
         validating interval: Duration, repeats: Bool, repeatCount: Int?, target: AnyObject?,
         body: @escaping @MainActor (FrameTimer) -> Void
     ) {
-        intervalNanoseconds = FrameLinkError.requiredNanoseconds(interval, what: "timer interval")
-        if let repeatCount, repeatCount < 1 {
-            FrameLinkError.trap(.invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)"))
+        intervalNanoseconds = FrameLinkError.require { () throws(FrameLinkError) in
+            try Self.checkedIntervalNanoseconds(interval, repeatCount: repeatCount)
         }
         self.interval = interval
         self.repeats = repeats

@@ -85,14 +85,36 @@ public final class QueueTimer: Sendable {
         }
     }
 
+    /// Checks an interval, a leeway and a repeat count read at run time: once it returns, every
+    /// `QueueTimer` initializer accepts them. The initializers stop the program on the same values,
+    /// with the same message.
+    ///
+    /// - Throws: ``FrameLinkError/invalidInterval(_:)`` for an interval that is not positive or a
+    ///   negative leeway; ``FrameLinkError/invalidCount(_:)`` for a repeat count below 1.
+    public static func validate(
+        interval: Duration, leeway: Duration = .zero, repeatCount: Int? = nil
+    ) throws(FrameLinkError) {
+        _ = try checked(interval: interval, leeway: leeway, repeatCount: repeatCount)
+    }
+
+    /// The interval and leeway in nanoseconds, after the checks ``validate(interval:leeway:repeatCount:)`` makes.
+    private static func checked(
+        interval: Duration, leeway: Duration, repeatCount: Int?
+    ) throws(FrameLinkError) -> (interval: Int64, leeway: Int64) {
+        let nanoseconds = try FrameLinkError.checkedNanoseconds(interval, what: "queue timer interval")
+        let leewayNanoseconds = try FrameLinkError.checkedNanoseconds(leeway, what: "leeway", allowZero: true)
+        if let repeatCount, repeatCount < 1 {
+            throw .invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)")
+        }
+        return (nanoseconds, leewayNanoseconds)
+    }
+
     private init(
         checkedInterval interval: Duration, repeats: Bool, repeatCount: Int?, leeway: Duration,
         queue: DispatchQueue, handler: @escaping @Sendable (QueueTimer) -> Bool
     ) {
-        let nanoseconds = FrameLinkError.requiredNanoseconds(interval, what: "queue timer interval")
-        let leewayNanoseconds = FrameLinkError.requiredNanoseconds(leeway, what: "leeway", allowZero: true)
-        if let repeatCount, repeatCount < 1 {
-            FrameLinkError.trap(.invalidCount("repeatCount \(repeatCount): must be at least 1 (or nil for no limit)"))
+        let (nanoseconds, leewayNanoseconds) = FrameLinkError.require { () throws(FrameLinkError) in
+            try Self.checked(interval: interval, leeway: leeway, repeatCount: repeatCount)
         }
         self.repeats = repeats
         self.repeatCount = repeatCount
