@@ -11,6 +11,12 @@
 /// SDL_WINDOWPOS_CENTERED (a macro).
 static inline int CSDL2_WindowPosCentered(void) { return (int)SDL_WINDOWPOS_CENTERED; }
 
+/// SDL_WINDOWPOS_CENTERED_DISPLAY(display) (a macro): centred on display `display`.
+static inline int CSDL2_WindowPosCenteredOnDisplay(int display) { return (int)SDL_WINDOWPOS_CENTERED_DISPLAY(display); }
+
+/// SDL_WINDOWPOS_UNDEFINED_DISPLAY(display) (a macro): anywhere on display `display`.
+static inline int CSDL2_WindowPosUndefinedOnDisplay(int display) { return (int)SDL_WINDOWPOS_UNDEFINED_DISPLAY(display); }
+
 /// SDL_WINDOWPOS_UNDEFINED (a macro).
 static inline int CSDL2_WindowPosUndefined(void) { return (int)SDL_WINDOWPOS_UNDEFINED; }
 

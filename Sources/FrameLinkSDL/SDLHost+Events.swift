@@ -16,14 +16,13 @@ extension SDLHost {
 
     /// Handles one event as ``pumpEvents()`` does: applies it to the loop's mode, passes it to
     /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`; when the window has moved to another
-    /// display, takes that display's refresh rate (see ``refreshRate``); when it is hidden,
+    /// display or changed size (a fullscreen mode set), takes the display's refresh rate again (see
+    /// ``refreshRate``); when it is hidden,
     /// minimized, shown or restored, tells the pacing (`PresentSource.isWindowHidden`).
     ///
     /// Useful for feeding events that a game polls itself, and in tests.
     public func handle(_ event: SDL_Event) {
-        if event.type == SDL_WINDOWEVENT.rawValue,
-            event.window.event == UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue), let window
-        {
+        if event.type == SDL_WINDOWEVENT.rawValue, Self.mayChangeRefreshRate(event.window.event), let window {
             displayChanged(reportedRate: Self.reportedRefreshRate(of: window))
         }
         if event.type == SDL_WINDOWEVENT.rawValue, let hidden = Self.windowVisibility(after: event.window.event) {
@@ -34,6 +33,16 @@ extension SDLHost {
         eventHandler?(event)
         if event.type == SDL_QUIT.rawValue, stopsOnQuit {
             loop.stop()
+        }
+    }
+
+    /// Whether a window event of kind `kind` may come with another refresh rate: the window moved to
+    /// another display, or its size changed (an exclusive fullscreen window's mode set, a display
+    /// mode changed under it). The rate is read again then (and nothing changes if it is the same).
+    nonisolated static func mayChangeRefreshRate(_ kind: UInt8) -> Bool {
+        switch SDL_WindowEventID(UInt32(kind)) {
+        case SDL_WINDOWEVENT_DISPLAY_CHANGED, SDL_WINDOWEVENT_SIZE_CHANGED: true
+        default: false
         }
     }
 

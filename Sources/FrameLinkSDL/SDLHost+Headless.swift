@@ -60,7 +60,10 @@ extension SDLHost {
                 SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, previous, SDL_HINT_OVERRIDE)
             }
         }
-        let setup = try createWindowAndRenderer(title: title, width: width, height: height, vsync: false, hidden: true)
+        var options = WindowOptions()
+        options.isHidden = true
+        let setup = try createWindowAndRenderer(
+            title: title, width: width, height: height, vsync: false, options: options)
         return SDLHost(setup, refreshRate: refreshRate, headless: time)
     }
 }

@@ -23,21 +23,33 @@ struct _PresenterSetup {
 extension SDLHost {
     // MARK: Creating
 
+    /// The largest window side, and the farthest a position may be from its display's corner.
+    static let windowSides = 1...16_384
+
     /// Starts SDL video, opens the window and creates the renderer; on failure undoes what it did.
     static func createWindowAndRenderer(
-        title: String, width: Int, height: Int, vsync: Bool, hidden: Bool
+        title: String, width: Int, height: Int, vsync: Bool, options: WindowOptions
     ) throws(SDLError) -> _PresenterSetup {
-        for (name, value) in [("width", width), ("height", height)] where !(1...16_384).contains(value) {
+        for (name, value) in [("width", width), ("height", height)] where !windowSides.contains(value) {
             throw SDLError(operation: "SDLHost.init", message: "window \(name) \(value) is out of range 1...16384")
+        }
+        if case .at(let x, let y) = options.position, !(-16_384...16_384).contains(x) || !(-16_384...16_384).contains(y)
+        {
+            throw SDLError(
+                operation: "SDLHost.init", message: "window position (\(x), \(y)) is out of range -16384...16384")
         }
         SDL_SetMainReady()
         try SDLError.check(SDL_InitSubSystem(SDL_INIT_VIDEO), "SDL_InitSubSystem(SDL_INIT_VIDEO)")
-        var windowFlags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        windowFlags |= hidden ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
+        let (x, y): (Int32, Int32)
+        do throws(SDLError) {
+            (x, y) = try windowPosition(options)
+        } catch {
+            quitVideo()
+            throw error
+        }
         guard
             let window = SDL_CreateWindow(
-                title, CSDL2_WindowPosCentered(), CSDL2_WindowPosCentered(), Int32(width), Int32(height),
-                windowFlags)
+                title, x, y, Int32(width), Int32(height), windowFlags(options))
         else {
             let error = SDLError.current("SDL_CreateWindow(\(width)×\(height))")
             quitVideo()
@@ -70,6 +82,45 @@ extension SDLHost {
         SDL_RenderPresent(renderer)
         SDL_PumpEvents()
         return setup
+    }
+
+    /// The SDL window flags for `options`.
+    static func windowFlags(_ options: WindowOptions) -> UInt32 {
+        var flags = options.isHidden ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
+        if options.allowsHighDPI { flags |= SDL_WINDOW_ALLOW_HIGHDPI.rawValue }
+        if options.isResizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        if options.isBorderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
+        switch options.mode {
+        case .windowed: break
+        case .fullscreenDesktop: flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue
+        case .fullscreen: flags |= SDL_WINDOW_FULLSCREEN.rawValue
+        }
+        return flags
+    }
+
+    /// The SDL window position for `options`, on its display: a display SDL does not have is an error.
+    static func windowPosition(_ options: WindowOptions) throws(SDLError) -> (Int32, Int32) {
+        let display = options.display ?? 0
+        let displays = Int(SDL_GetNumVideoDisplays())
+        guard (0..<max(displays, 1)).contains(display) else {
+            throw SDLError(
+                operation: "SDLHost.init",
+                message:
+                    "display \(display) does not exist: SDL reports \(displays) display\(displays == 1 ? "" : "s") "
+                    + "(0...\(max(displays - 1, 0)))")
+        }
+        switch options.position {
+        case .centered:
+            let position = Int32(CSDL2_WindowPosCenteredOnDisplay(Int32(display)))
+            return (position, position)
+        case .undefined:
+            let position = Int32(CSDL2_WindowPosUndefinedOnDisplay(Int32(display)))
+            return (position, position)
+        case .at(let x, let y):
+            var bounds = SDL_Rect()
+            if SDL_GetDisplayBounds(Int32(display), &bounds) != 0 { bounds = SDL_Rect() }
+            return (bounds.x + Int32(x), bounds.y + Int32(y))
+        }
     }
 
     // MARK: Adopting

@@ -233,8 +233,32 @@ public final class SDLHost {
         title: String, width: Int, height: Int, vsync: Bool = true,
         refreshRate override: FrameRate? = nil, hidden: Bool = false
     ) throws(SDLError) {
+        var options = WindowOptions()
+        options.isHidden = hidden
+        try self.init(title: title, width: width, height: height, options: options, vsync: vsync, refreshRate: override)
+    }
+
+    /// Opens a window as `options` say — fullscreen, resizable, on another display, at a position —
+    /// with a renderer and a frame loop paced to the display it opens on.
+    ///
+    /// - Parameters:
+    ///   - title: The window title.
+    ///   - width: The window width in screen coordinates, 1...16384 (for ``WindowOptions/Mode/fullscreen``,
+    ///     the size whose closest display mode SDL sets).
+    ///   - height: The window height in screen coordinates, 1...16384.
+    ///   - options: Fullscreen or windowed, resizable, high-DPI, borderless, hidden, display, position.
+    ///   - vsync: Whether to ask the renderer for `SDL_RENDERER_PRESENTVSYNC`; without it the host
+    ///     paces by deadline.
+    ///   - override: A rate to pace to instead of the display's refresh rate.
+    /// - Throws: ``SDLError`` when a size or position is out of range, the display does not exist,
+    ///   or SDL cannot initialize video, open the window or create any renderer; SDL's own message
+    ///   is included.
+    public convenience init(
+        title: String, width: Int, height: Int, options: WindowOptions, vsync: Bool = true,
+        refreshRate override: FrameRate? = nil
+    ) throws(SDLError) {
         let setup = try Self.createWindowAndRenderer(
-            title: title, width: width, height: height, vsync: vsync, hidden: hidden)
+            title: title, width: width, height: height, vsync: vsync, options: options)
         self.init(setup, refreshRate: override)
     }
 
