@@ -18,7 +18,8 @@ extension SDLHost {
     /// ``eventHandler`` and stops the loop if it is `SDL_QUIT`; when the window has moved to another
     /// display or changed size (a fullscreen mode set), takes the display's refresh rate again (see
     /// ``refreshRate``); when it is hidden,
-    /// minimized, shown or restored, tells the pacing (`PresentSource.isWindowHidden`).
+    /// minimized, shown or restored, tells the pacing (`PresentSource.isWindowHidden`) and the loop
+    /// (`FrameLoop.isOutputHidden`: no frames are run or presented until it is shown again).
     ///
     /// Useful for feeding events that a game polls itself, and in tests.
     public func handle(_ event: SDL_Event) {
@@ -27,6 +28,7 @@ extension SDLHost {
         }
         if event.type == SDL_WINDOWEVENT.rawValue, let hidden = Self.windowVisibility(after: event.window.event) {
             source.isWindowHidden = hidden
+            loop.isOutputHidden = hidden
         }
         trackDrag(event)
         if Self.isInput(event) { loop.noteInput(at: inputInstant(of: event)) }

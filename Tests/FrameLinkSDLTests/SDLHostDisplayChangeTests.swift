@@ -51,7 +51,42 @@ final class SDLHostDisplayChangeTests: SDLDummyDriverTestCase {
             for (kind, hidden) in expected {
                 send(kind)
                 XCTAssertEqual(host.source.isWindowHidden, hidden, "after window event \(kind.rawValue)")
+                XCTAssertEqual(host.loop.isOutputHidden, hidden, "after window event \(kind.rawValue)")
             }
+        }
+    }
+
+    func testAMinimizedWindowRunsNoFramesPresentsNothingAndCountsNoDropWhenRestored() throws {
+        try MainActor.assumeIsolated { () throws in
+            let host = try SDLHost(title: "minimized", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            let link = DisplayLink { _ in }
+            link.add(to: host.loop, forMode: .common)
+            var renders = 0
+            host.renderHandler = { _ in renders += 1 }
+            var ticks = 0
+            FrameTimer(interval: .milliseconds(20), repeats: true) { _ in ticks += 1 }.add(
+                to: host.loop, forMode: .common)
+            host.run(frames: 10)
+            XCTAssertEqual(link.callCount, 10)
+            let presents = host.presentCount
+            SDLTestSupport.push(SDL_WINDOWEVENT) { $0.window.event = UInt8(SDL_WINDOWEVENT_MINIMIZED.rawValue) }
+            host.run(frames: 1)  // reads the event
+            let callsWhenMinimized = link.callCount
+            let presentsWhenMinimized = host.presentCount
+            XCTAssertTrue(host.loop.isOutputHidden)
+            let ticksBefore = ticks
+            host.run(frames: 5)
+            XCTAssertEqual(link.callCount, callsWhenMinimized, "no display-link frames while minimized")
+            XCTAssertEqual(host.presentCount, presentsWhenMinimized, "nothing presented while minimized")
+            XCTAssertEqual(ticks, ticksBefore + 5, "each idle wake was a timer fire")
+            XCTAssertLessThanOrEqual(presentsWhenMinimized, presents + 1)
+            SDLTestSupport.push(SDL_WINDOWEVENT) { $0.window.event = UInt8(SDL_WINDOWEVENT_RESTORED.rawValue) }
+            host.run(frames: 10)
+            XCTAssertFalse(host.loop.isOutputHidden)
+            XCTAssertGreaterThan(link.callCount, callsWhenMinimized)
+            XCTAssertEqual(host.loop.statistics.droppedFrames, 0, "the time minimized is no drop")
+            XCTAssertGreaterThan(renders, 0)
         }
     }
 

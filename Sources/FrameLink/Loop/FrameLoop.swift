@@ -66,6 +66,19 @@ public final class FrameLoop {
     /// Frame-pacing statistics: dropped frames, hitches, percentiles and blame.
     public let statistics: FrameStatistics
 
+    /// Whether nothing the loop draws can be seen: the window is hidden or minimized (`SDLHost`
+    /// sets it from the window system's events; false unless told).
+    ///
+    /// While it is, the loop runs no frames, as a display link in an app sent to the background
+    /// does not fire: display links and render handlers wait, nothing is drawn or presented, and
+    /// the loop idles until a timer falls due or input arrives (timers and the event handler go
+    /// on, so the event that shows the window again is read). When it is shown again the loop
+    /// starts over (``resync()``): the first frame books no interval, so the time hidden is
+    /// neither a drop nor a hitch, and display links get one period as their deltaTime.
+    public var isOutputHidden = false {
+        didSet { if oldValue && !isOutputHidden { resync() } }
+    }
+
     /// Whether each display-link and timer callback is timed, so that a drop report can name the
     /// slowest one (true by default).
     ///
@@ -352,13 +365,15 @@ public final class FrameLoop {
             Self.leaveActiveLoops(self)
         }
 
-        // Present: what the last frame drew goes to the screen (a present may block on vsync).
+        // Present: what the last frame drew goes to the screen (a present may block on vsync);
+        // nothing is presented while nothing can be seen.
         let presentStart = source.now.nanoseconds
-        source.presentFrame()
+        if !isOutputHidden { source.presentFrame() }
 
         // Wait: for the next frame (the source's pacer says until when), or idle until a timer
-        // falls due or input arrives while no display link needs frames.
-        let isFrame = !nextFrameWaiters.isEmpty || links.hasActiveLink(mask: activeMask)
+        // falls due or input arrives while no display link needs frames or nothing can be seen.
+        let isHidden = isOutputHidden
+        let isFrame = !isHidden && (!nextFrameWaiters.isEmpty || links.hasActiveLink(mask: activeMask))
         let wait =
             isFrame
             ? source.nextFrameWait()
@@ -438,21 +453,28 @@ public final class FrameLoop {
             eventHandler?(self)
             mark = endPhase(.events, startedAt: mark, blame: &blame, culprit: .handler("event handler"))
         }
-        mark = deliverLinks(.input, linkFrame, accountedAs: .events, startedAt: mark, blame: &blame, clock: clock)
+        if !isHidden {
+            mark = deliverLinks(.input, linkFrame, accountedAs: .events, startedAt: mark, blame: &blame, clock: clock)
+        }
 
         // Timers that are due in the current mode.
         timers.fireDue(
             by: frameTime.nanoseconds, mask: activeMask, frameIndex: frameIndex, blame: &blame, clock: clock)
         mark = endPhase(.timers, startedAt: mark, blame: &blame, culprit: nil)
 
-        // Links: update, then late update (the animator).
-        links[.update].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
-        links[.lateUpdate].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
+        // Links: update, then late update (the animator); none while nothing can be seen.
+        if !isHidden {
+            links[.update].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
+            links[.lateUpdate].deliver(linkFrame, mask: activeMask, source: source, blame: &blame, clock: clock)
+        }
         mark = endPhase(.links, startedAt: mark, blame: &blame, culprit: nil)
 
-        // Render: render links, the render handler, the host's render hook.
-        mark = deliverLinks(.render, linkFrame, accountedAs: .render, startedAt: mark, blame: &blame, clock: clock)
-        if renderHandler != nil || hostRenderHandler != nil {
+        // Render: render links, the render handler, the host's render hook (nothing is drawn while
+        // nothing can be seen).
+        if !isHidden {
+            mark = deliverLinks(.render, linkFrame, accountedAs: .render, startedAt: mark, blame: &blame, clock: clock)
+        }
+        if !isHidden && (renderHandler != nil || hostRenderHandler != nil) {
             renderHandler?(self)
             hostRenderHandler?(self)
             let start = mark
