@@ -209,7 +209,7 @@ pace: deps
 
 # The display-lab plots (LabPlot): FrameLink's vsync timestamps and the raw present returns against
 # a simulated display's true vsync, on virtual time. Written to out/, then copied to the DocC catalog
-# and docs/ (the pacing article and the README show them); the runs are seeded, so an unchanged
+# and docs/ (the pacing article shows them); the runs are seeded, so an unchanged
 # FrameLink gives the same files.
 PLOT_COPIES := Sources/FrameLink/FrameLink.docc/Resources docs
 plot:

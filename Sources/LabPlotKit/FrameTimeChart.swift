@@ -5,7 +5,7 @@ import FrameLink
 /// frames that dropped in red, and a legend.
 ///
 /// SVG is written directly rather than PNG through a library: it needs no dependency, stays sharp
-/// at any zoom, opens in every browser and in the README, and its bars can be counted by a test.
+/// at any zoom, opens in every browser and in the DocC articles, and its bars can be counted by a test.
 package struct FrameTimeChart {
     /// The most bars a chart draws; a longer log is drawn in groups of consecutive frames, each bar
     /// showing its group's longest frame (so no hitch disappears).

@@ -28,7 +28,7 @@ func makeFrameLog(frames: Int) throws -> String {
     return log.csv
 }
 
-/// Reading and replaying a long recording: the README promises that replay is pure virtual time
+/// Reading and replaying a long recording: the pacing article's record-and-replay section promises that replay is pure virtual time
 /// (one million frames in well under 10 s, with nothing waiting in real time).
 func replayBenchmarks() {
     let configuration = Benchmark.Configuration(

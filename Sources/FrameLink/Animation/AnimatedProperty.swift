@@ -6,7 +6,7 @@
 /// but Swift's key-path write allocates a small block on every write, so every frame of every
 /// such animation allocates. An animated property keeps its value in storage of its own that the
 /// animator writes straight into, as it writes ``AnimatedValues``: no allocation, no callback, and
-/// the cost of ``AnimatedValues`` (see the README's performance figures).
+/// the cost of ``AnimatedValues`` (see <doc:Performance>).
 ///
 /// ```swift
 /// @MainActor final class Scoreboard {
