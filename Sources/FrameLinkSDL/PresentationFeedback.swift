@@ -43,6 +43,10 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
         /// The compositor stopped answering: this many frames waited for their feedback (an
         /// occluded window). The host asks again once they are answered.
         case compositorStoppedAnswering(unansweredFrames: Int)
+        /// The compositor's shown times cannot be true: the pacing refused this many in a row (a
+        /// time before the frame's present, in the future, before the loop began: a clock that is
+        /// off). The host stopped asking.
+        case untrueTimes(refusedInARow: Int)
 
         /// The reason in words, for the pacing description.
         public var description: String {
@@ -58,6 +62,7 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
             case .unreadableClock(let clockID): "the compositor's clock \(clockID) cannot be read here"
             case .compositorStoppedAnswering(let frames):
                 "the compositor stopped answering (\(frames) frames unanswered)"
+            case .untrueTimes(let refused): "the compositor's times cannot be true (\(refused) refused in a row)"
             }
         }
     }

@@ -2,9 +2,13 @@ public import FrameLink
 
 /// What the compositor said of one presented frame: when it reached the screen, or that it never
 /// did. An ``SDLHost`` hands each one to ``SDLHost/presentationReportHandler`` as it arrives,
-/// usually a frame or two after the present.
+/// usually a frame or two after the present: in frame order within what arrived together, but
+/// not always across arrivals (a compositor may answer a backlog of an occluded window's frames
+/// newest first, after later frames were answered), so read ``frame`` to know which one it is.
 public struct PresentationReport: Sendable, Equatable {
-    /// The frame's number: `PresentSource.presentCount` after its present.
+    /// The frame's number: `PresentSource.presentCount` after its present. (That count includes a
+    /// present call that had nothing new to show, which `SDLHost.presentCount` does not count, so
+    /// the two differ by the frames the host had not drawn.)
     public var frame: Int64
 
     /// What became of the frame.
@@ -20,8 +24,8 @@ public struct PresentationReport: Sendable, Equatable {
         /// was not visible.
         case discarded
         /// The compositor said it was shown, at a time that cannot be true or cannot be converted
-        /// to the loop's clock (nanoseconds past a second, a clock that stopped being readable):
-        /// the time is not used.
+        /// to the loop's clock (nanoseconds past a second, a clock that stopped being readable, a
+        /// time before the loop began): the time is not used.
         case shownAtUnusableTime
         /// The host closed before the compositor answered.
         case unanswered

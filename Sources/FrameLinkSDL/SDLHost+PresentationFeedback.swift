@@ -82,14 +82,25 @@ extension SDLHost {
     /// ``presentationReportHandler``. A failed connection ends the feedback for good.
     func collectPresentationReports() {
         guard let presentation = waylandPresentation else { return }
+        var untrue = false
         let connected = presentation.collect(epochNanoseconds: source.epochNanoseconds) { report in
-            if case .shown(let instant, _) = report.outcome {
-                // (Late answers while the compositor counts as stopped do not restart the pacing's
-                // feedback behind the host's back.)
-                if feedbackRequests.forwardsToPacing { source.reportPresentation(ofFrame: report.frame, at: instant) }
-                loop.frameLog?.noteShown(present: report.frame, at: instant)
+            // (Late answers while the compositor counts as stopped do not restart the pacing's
+            // feedback behind the host's back.)
+            if case .shown(let instant, _) = report.outcome, feedbackRequests.forwardsToPacing {
+                // Only what the pacing takes goes into the frame log: what it refuses cannot be true.
+                let accepted = source.acceptPresentation(ofFrame: report.frame, at: instant)
+                if accepted { loop.frameLog?.noteShown(present: report.frame, at: instant) }
+                if feedbackRequests.pacingJudged(accepted: accepted) { untrue = true }
             }
             presentationReportHandler?(report)
+        }
+        if untrue, let presentation = waylandPresentation {
+            presentation.close()
+            waylandPresentation = nil
+            presentationFeedback = .none(.untrueTimes(refusedInARow: _FeedbackRequests.refusedReportLimit))
+            source.presentationFeedbackStopped()
+            updatePacingNote()
+            return
         }
         if !connected {
             presentation.close()

@@ -407,6 +407,9 @@ public final class SDLHost {
     /// quits nothing: the window, renderer or GL context stay the game's, usable as before.
     public func close() {
         guard let window else { return }
+        // Closed from here on: a handler that closes the host again while this runs (one that
+        // gets the last presentation reports, below) finds it closed.
+        self.window = nil
         loop.stop()
         source.present = nil
         source.inputPending = nil
@@ -426,7 +429,6 @@ public final class SDLHost {
         }
         renderer = nil
         glContext = nil
-        self.window = nil
         isTrackingDrag = false
         isLeftButtonDown = false
         if ownsVideoSubsystem {

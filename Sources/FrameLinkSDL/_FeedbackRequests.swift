@@ -27,7 +27,23 @@ struct _FeedbackRequests {
         case stop(unansweredFrames: Int)
     }
 
+    /// How many shown times in a row the pacing may refuse before the compositor's times count as
+    /// untrue (a clock that is off, a compositor that makes times up): 64, as many as may wait
+    /// unanswered. A compositor whose times are true sees a refusal only now and then (a report
+    /// that arrives in an order the pacing does not take), never 64 in a row.
+    static let refusedReportLimit = 64
+
     private(set) var state = State.asking
+
+    /// Shown times the pacing refused in a row.
+    private(set) var refusedInARow = 0
+
+    /// Notes whether the pacing took a shown time; true when ``refusedReportLimit`` were refused in
+    /// a row: the host then stops asking for good and says why.
+    mutating func pacingJudged(accepted: Bool) -> Bool {
+        refusedInARow = accepted ? 0 : refusedInARow + 1
+        return refusedInARow == Self.refusedReportLimit
+    }
 
     /// Whether answers go to the pacing now.
     var forwardsToPacing: Bool { state == .asking }

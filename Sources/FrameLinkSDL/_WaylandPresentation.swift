@@ -64,11 +64,15 @@ final class _WaylandPresentation {
     private init(binding: OpaquePointer, clock: _CompositorClock) {
         self.binding = binding
         self.clock = clock
+        batch.reserveCapacity(Int(CFrameLinkWayland_reportCapacity))
     }
 
     isolated deinit {
         close()
     }
+
+    /// The C binding, for tests that drive its dispatch themselves.
+    var bindingForTesting: OpaquePointer? { binding }
 
     /// The compositor's clock.
     var clockID: Int32 { clock.clockID }
@@ -83,17 +87,51 @@ final class _WaylandPresentation {
         return CFrameLinkWayland_requestFeedback(binding, frame) == 1
     }
 
-    /// Reads what the compositor sent, without waiting, and hands each report to `body`, with shown
-    /// times on the timeline whose zero is `epochNanoseconds` on `CLOCK_MONOTONIC` (the loop's).
-    /// Returns false when the connection has failed.
+    /// Whether reports are being handed to a `collect` or `abandonPending` body now. A body may
+    /// close the binding (a game closing its host from a report handler): the hand-over works on
+    /// copies of the reports, so nothing reads the binding once it is gone, and it stops there.
+    private var isDelivering = false
+
+    /// Reports of one read, put in frame order before they are handed over (a compositor may
+    /// answer a backlog newest first), in storage kept from read to read.
+    private var batch: [CFrameLinkWayland_Report] = []
+
+    /// Reads what the compositor sent, without waiting, and hands each report to `body`, in frame
+    /// order within what arrived together, with shown times on the timeline whose zero is
+    /// `epochNanoseconds` on `CLOCK_MONOTONIC` (the loop's). Returns false when the connection has
+    /// failed. A `body` that closes the binding ends the hand-over; one that collects again gets
+    /// nothing more (the reports are being handed over already).
     func collect(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Bool {
         guard let binding else { return false }
+        guard !isDelivering else { return true }
         let connected = CFrameLinkWayland_dispatch(binding) == 0
+        deliver(from: binding, epochNanoseconds: epochNanoseconds, body)
+        return connected
+    }
+
+    /// Hands the reports waiting in `binding` to `body`, oldest frame first.
+    private func deliver(
+        from binding: OpaquePointer, epochNanoseconds: Int64, _ body: (PresentationReport) -> Void
+    ) {
+        batch.removeAll(keepingCapacity: true)
         var raw = CFrameLinkWayland_Report()
         while CFrameLinkWayland_nextReport(binding, &raw) == 1 {
+            // Insertion in frame order: batches are a few reports, and nothing is allocated.
+            var index = batch.count
+            batch.append(raw)
+            while index > 0, batch[index - 1].frame > raw.frame {
+                batch[index] = batch[index - 1]
+                index -= 1
+            }
+            batch[index] = raw
+        }
+        isDelivering = true
+        defer { isDelivering = false }
+        for raw in batch {
+            // (A body that closed the binding ends the hand-over.)
+            guard self.binding != nil else { return }
             body(convert(raw, epochNanoseconds: epochNanoseconds))
         }
-        return connected
     }
 
     /// A report from the compositor's fields, checked and converted (a time that cannot be is
@@ -112,7 +150,7 @@ final class _WaylandPresentation {
         let sequence = raw.sequence > 0 ? raw.sequence : nil
         report.refreshSequence = sequence
         guard let compositorTime = _CompositorClock.nanoseconds(seconds: raw.seconds, nanoseconds: raw.nanoseconds),
-            let shown = clock.monotonicNanoseconds(of: compositorTime)
+            let shown = clock.monotonicNanoseconds(of: compositorTime), shown >= epochNanoseconds
         else {
             unconvertibleReports += 1
             report.outcome = .shownAtUnusableTime
@@ -129,18 +167,18 @@ final class _WaylandPresentation {
     }
 
     /// Takes in the last answers without waiting, then lets go of the frames still waiting: each is
-    /// handed to `body` as ``PresentationReport/Outcome/unanswered``.
+    /// handed to `body` as ``PresentationReport/Outcome/unanswered``. Does nothing while reports
+    /// are being handed over.
     func abandonPending(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) {
+        guard !isDelivering else { return }
         _ = collect(epochNanoseconds: epochNanoseconds, body)
         guard let binding else { return }
         CFrameLinkWayland_abandonPending(binding)
-        var raw = CFrameLinkWayland_Report()
-        while CFrameLinkWayland_nextReport(binding, &raw) == 1 {
-            body(convert(raw, epochNanoseconds: epochNanoseconds))
-        }
+        deliver(from: binding, epochNanoseconds: epochNanoseconds, body)
     }
 
-    /// Lets go of the binding (before the window and SDL's connection go). Safe to call twice.
+    /// Lets go of the binding (before the window and SDL's connection go). Safe to call twice,
+    /// and from a body reports are handed to (which ends the hand-over).
     func close() {
         CFrameLinkWayland_destroy(binding)
         binding = nil

@@ -134,6 +134,41 @@ import Testing
         }
     }
 
+    @Test func aTimeBeforeTheLoopBeganIsUnusableAndAClosingBodyEndsTheHandOver() throws {
+        let script = FakeCompositor.Script(
+            feedback: [
+                .presented(seconds: 5, nanoseconds: 0, sequence: 1),
+                .presented(seconds: 6, nanoseconds: 0, sequence: 2),
+                .presented(seconds: 7, nanoseconds: 0, sequence: 3),
+            ])
+        try connected(to: FakeCompositor(script)) { display in
+            let (presentation, surface) = try bound(on: display)
+            defer {
+                presentation.close()
+                CFrameLinkWaylandTesting_destroySurface(surface)
+            }
+            for frame in 1...3 { _ = presentation.requestFeedback(forFrame: Int64(frame)) }
+            // Wait until all three have arrived, without taking them.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while presentation.unansweredFrames > 0, ContinuousClock.now < deadline {
+                _ = CFrameLinkWayland_dispatch(presentation.bindingForTesting)
+                usleep(2_000)
+            }
+            var reports: [PresentationReport] = []
+            // The loop began at 5.5 s: the first time is before it. The body closes the binding at
+            // the second report, as a game closing its host from the handler would.
+            _ = presentation.collect(epochNanoseconds: 5_500_000_000) { report in
+                reports.append(report)
+                if reports.count == 2 { presentation.close() }
+            }
+            #expect(reports.map(\.frame) == [1, 2], "the hand-over ends when the body closes the binding")
+            #expect(reports.first?.outcome == .shownAtUnusableTime)
+            #expect(
+                reports.last?.outcome == .shown(at: FrameInstant(nanoseconds: 500_000_000), compositorTime: .seconds(6))
+            )
+        }
+    }
+
     @Test func timesOnAnotherClockAreConvertedToTheMonotonicClock() throws {
         let realTime = _CompositorClock.systemReading(Int32(CLOCK_REALTIME))!
         let seconds = UInt64(realTime / 1_000_000_000)
@@ -278,6 +313,24 @@ import Testing
         for (index, step) in steps.enumerated() {
             #expect(requests.presentWillBegin(unansweredFrames: step.unanswered) == step.action, "step \(index)")
             #expect(requests.forwardsToPacing == step.forwards, "step \(index)")
+        }
+    }
+}
+
+/// The host's rule for a compositor whose times cannot be true.
+@Suite struct UntrueTimesTests {
+    @Test func sixtyFourRefusalsInARowStopTheFeedbackAndOneAcceptedResetsTheCount() {
+        var requests = _FeedbackRequests()
+        for _ in 1..<_FeedbackRequests.refusedReportLimit {
+            let stops = requests.pacingJudged(accepted: false)
+            #expect(!stops)
+        }
+        let stopsOnAccepted = requests.pacingJudged(accepted: true)
+        #expect(!stopsOnAccepted, "one taken report resets the count")
+        #expect(requests.refusedInARow == 0)
+        for index in 1..._FeedbackRequests.refusedReportLimit {
+            let stops = requests.pacingJudged(accepted: false)
+            #expect(stops == (index == _FeedbackRequests.refusedReportLimit))
         }
     }
 }

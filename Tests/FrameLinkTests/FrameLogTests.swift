@@ -184,6 +184,42 @@ struct FrameLogTests {
         }
     }
 
+    @Test("a shown time before its frame's interval, or not after the one before it, is refused")
+    func impossibleShownTimes() throws {
+        let recorded = try Self.recordedLog()
+        var records = recorded.records
+        records[3].shownAt = FrameInstant(nanoseconds: records[3].timestamp - records[3].interval - 1)
+        #expect(
+            Self.problem { try FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds).validate() }?
+                .field == "shown_ns")
+        records[3].shownAt = FrameInstant(nanoseconds: records[3].timestamp + 20_000_000)
+        records[4].shownAt = FrameInstant(nanoseconds: records[3].timestamp + 20_000_000)  // not after
+        let problem = Self.problem {
+            try FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds).validate()
+        }
+        #expect(problem?.field == "shown_ns" && problem?.description.contains("not after") == true)
+        records[4].shownAt = FrameInstant(nanoseconds: records[4].timestamp + 20_000_000)
+        try FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds).validate()
+    }
+
+    @Test("a report the log could not hold is not filled in, so a log stays writable")
+    func reportsThatCannotBeTrueAreNotFilledIn() throws {
+        let log = FrameLog(periodNanoseconds: 16_666_667)
+        for index in 1...4 {
+            let record = FrameRecord(
+                index: Int64(index), timestamp: Int64(index) * 16_666_667, interval: 16_666_667, droppedFrames: 0,
+                phases: PhaseDurations())
+            log.append(record, presentNumber: Int64(index))
+        }
+        log.noteShown(present: 2, at: FrameInstant(nanoseconds: -200_000_000_000))  // a clock that is off
+        log.noteShown(present: 2, at: FrameInstant(nanoseconds: 1))  // before its interval began
+        log.noteShown(present: 3, at: FrameInstant(nanoseconds: 60_000_000))
+        log.noteShown(present: 2, at: FrameInstant(nanoseconds: 40_000_000))  // before one filled in
+        log.noteShown(present: 4, at: FrameInstant(nanoseconds: 60_000_000))  // not after it
+        #expect(log.records.map(\.shownAt?.nanoseconds) == [nil, nil, 60_000_000, nil])
+        try log.validate()
+    }
+
     @Test("a log's shown times are filled in by present number, as reports arrive, and only there")
     func shownTimesFilledIn() {
         let log = FrameLog(periodNanoseconds: 16_666_667)
@@ -194,9 +230,9 @@ struct FrameLogTests {
             // Frame 3 made no present (nothing was drawn): it shares frame 2's number.
             log.append(record, presentNumber: Int64(index == 3 ? 2 : index))
         }
-        log.noteShown(present: 4, at: FrameInstant(nanoseconds: 80_000_000))
-        log.noteShown(present: 9, at: FrameInstant(nanoseconds: 90_000_000))  // never made
         log.noteShown(present: 2, at: FrameInstant(nanoseconds: 50_000_000))
+        log.noteShown(present: 9, at: FrameInstant(nanoseconds: 90_000_000))  // never made
+        log.noteShown(present: 4, at: FrameInstant(nanoseconds: 80_000_000))
         #expect(log.records.map(\.shownAt?.nanoseconds) == [nil, nil, 50_000_000, 80_000_000, nil])
     }
 

@@ -38,6 +38,9 @@ public final class FrameLog {
     /// after it), or −1 when unknown: where a presentation report is filled in (``noteShown(present:at:)``).
     private var presentNumbers: [Int64] = []
 
+    /// The record last filled in by ``noteShown(present:at:)``, and its shown time.
+    private var latestShown: (index: Int, time: Int64)?
+
     /// How far back a presentation report is looked for: 256 records, over four seconds at 60 Hz
     /// (a compositor answers within a few frames, or has stopped answering).
     static let reportLookback = 256
@@ -69,13 +72,20 @@ public final class FrameLog {
     }
 
     /// Fills in when present number `present` reached the screen (a presentation report), on the
-    /// record whose frame made that present, among the last ``reportLookback`` records; a report for
-    /// a present no record made is ignored.
+    /// record whose frame made that present, among the last ``reportLookback`` records. A report
+    /// for a present no record made, or one the log could not hold (shown before its frame's
+    /// interval began, for a frame before the last one filled in, or not after its shown time: see
+    /// ``validate()``), is ignored, so a compositor's report never makes a log unwritable.
     package func noteShown(present: Int64, at instant: FrameInstant) {
         var index = records.count - 1
         while index >= 0, index >= records.count - Self.reportLookback {
             if presentNumbers[index] == present {
+                let record = records[index]
+                guard instant.nanoseconds >= record.timestamp &- record.interval,
+                    latestShown.map({ index > $0.index && instant.nanoseconds > $0.time }) ?? true
+                else { return }
                 records[index].shownAt = instant
+                latestShown = (index, instant.nanoseconds)
                 return
             }
             if presentNumbers[index] >= 0 && presentNumbers[index] < present { return }

@@ -4,8 +4,9 @@
 /// timestamps move forward, an interval matches the timestamps (equals their difference when the
 /// indices are consecutive, fits in it when frames in between were idle and not recorded),
 /// `dropped` is at most what the interval drops at the period (fewer when the source knew a queued
-/// frame covered part of it), and phase durations are not negative and add
-/// up without overflow. Timestamps stay below 2⁶² ns (146 years), so no sum of intervals and no
+/// frame covered part of it), phase durations are not negative and add up without overflow, and a
+/// shown time (version 3) is no earlier than the start of its frame's interval (a frame is not
+/// shown before its present) and later than the shown time before it. Timestamps stay below 2⁶² ns (146 years), so no sum of intervals and no
 /// later grid point can overflow during replay.
 struct _FrameLogValidator {
     /// The latest timestamp a log may hold: 2⁶² − 1 ns, about 146 years of uptime.
@@ -16,6 +17,8 @@ struct _FrameLogValidator {
     /// The log's refresh period in nanoseconds, checked.
     let period: Int64
     private var previous: FrameRecord?
+    /// The latest shown time so far.
+    private var previousShown: Int64?
 
     /// Checks `period`; `location` says where the period was read, for the error.
     init(period: Int64, location: _FrameLogLocation) throws(FrameLinkError) {
@@ -52,10 +55,23 @@ struct _FrameLogValidator {
     /// Checks `record` against the period and the record before it; `location` says where it was read.
     mutating func check(_ record: FrameRecord, location: _FrameLogLocation) throws(FrameLinkError) {
         guard record.index >= 0 else { throw location.problem(field: "index", "\(record.index) is negative") }
-        if let shown = record.shownAt, !(0...Self.latestTimestamp).contains(shown.nanoseconds) {
-            throw location.problem(
-                field: "shown_ns",
-                "\(shown.nanoseconds) is outside 0...\(Self.latestTimestamp) (−1 is a frame no feedback reported)")
+        if let shown = record.shownAt?.nanoseconds {
+            guard (0...Self.latestTimestamp).contains(shown) else {
+                throw location.problem(
+                    field: "shown_ns",
+                    "\(shown) is outside 0...\(Self.latestTimestamp) (−1 is a frame no feedback reported)")
+            }
+            guard shown >= record.timestamp &- record.interval else {
+                throw location.problem(
+                    field: "shown_ns",
+                    "\(shown) is before the frame's interval began (\(record.timestamp &- record.interval)): a frame is "
+                        + "not shown before its present")
+            }
+            if let previousShown, shown <= previousShown {
+                throw location.problem(
+                    field: "shown_ns", "\(shown) is not after the shown time before it (\(previousShown))")
+            }
+            previousShown = shown
         }
         guard (0...Self.latestTimestamp).contains(record.timestamp) else {
             throw location.problem(

@@ -55,7 +55,13 @@ extension PresentSource {
     ///   - frame: The frame's number: the value of ``presentCount`` after its present.
     ///   - instant: When it reached the screen, on the source's timeline.
     public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
-        _ = reports.accept(frame: frame, at: instant.nanoseconds, now: now.nanoseconds, presentCount: presentCount)
+        _ = acceptPresentation(ofFrame: frame, at: instant)
+    }
+
+    /// ``reportPresentation(ofFrame:at:)``, saying whether the report was taken (false: ignored as
+    /// implausible).
+    package func acceptPresentation(ofFrame frame: Int64, at instant: FrameInstant) -> Bool {
+        reports.accept(frame: frame, at: instant.nanoseconds, now: now.nanoseconds, presentCount: presentCount)
     }
 
     /// Tells the source that presentation feedback stopped coming (a compositor that stopped
