@@ -1,5 +1,6 @@
-// MinimalGame: a ball, a paddle that follows the mouse, a score clock — on FrameLink + SDL.
-// Initialization → main loop (update, draw) → report. Run: swift run MinimalGame [--headless --frames N] [--log FILE]
+// MinimalGame: a ball, a paddle moved by the mouse, the arrow keys or a game controller, a score
+// clock — on FrameLink + SDL. Initialization → main loop (update, draw) → report.
+// Run: swift run MinimalGame [--fullscreen] [--headless --frames N] [--log FILE]
 
 import CSDL2
 import Foundation
@@ -12,16 +13,40 @@ final class Game {
     var velocity = SIMD2<Double>(240, 170)  // pixels per second
     var paddleX = 320.0
     var mouseControlled = false
+    /// The first game controller plugged in (`SDL_GameController *`), if any.
+    var controller: OpaquePointer?
     var seconds = 0
     var hits = 0
     // One animation: the paddle glows after a hit, fading out over 0.4 s with an ease-out curve.
     var glow: Tween<Double>?
     var glowStart = 0.0
 
+    /// How the player steers this frame, from -1 (left) to 1 (right): the arrow keys (held keys are
+    /// state, read each frame, not events) or the controller's left stick and d-pad.
+    func steering() -> Double {
+        var direction = 0.0
+        if let keys = SDL_GetKeyboardState(nil) {
+            if keys[Int(SDL_SCANCODE_LEFT.rawValue)] != 0 { direction -= 1 }
+            if keys[Int(SDL_SCANCODE_RIGHT.rawValue)] != 0 { direction += 1 }
+        }
+        if let controller {
+            let stick = Double(SDL_GameControllerGetAxis(controller, SDL_CONTROLLER_AXIS_LEFTX)) / 32_767
+            if abs(stick) > 0.2 { direction += stick }  // a dead zone: sticks never rest at exactly 0
+            if SDL_GameControllerGetButton(controller, SDL_CONTROLLER_BUTTON_DPAD_LEFT) != 0 { direction -= 1 }
+            if SDL_GameControllerGetButton(controller, SDL_CONTROLLER_BUTTON_DPAD_RIGHT) != 0 { direction += 1 }
+        }
+        return min(max(direction, -1), 1)
+    }
+
     func step(_ link: DisplayLink) {
         let dt = link.deltaTime.secondsValue
         ball += velocity * dt
-        if !mouseControlled { paddleX += (ball.x - paddleX) * min(1, dt * 8) }  // until the mouse moves
+        let steer = steering()
+        if steer != 0 {
+            mouseControlled = true
+            paddleX = min(max(paddleX + steer * 600 * dt, 50), 590)
+        }
+        if !mouseControlled { paddleX += (ball.x - paddleX) * min(1, dt * 8) }  // until the player moves
         if ball.x < 8 || ball.x > 632 { velocity.x = -velocity.x }
         if ball.y < 8 { velocity.y = -velocity.y }
         if ball.y > 340, abs(ball.x - paddleX) < 50, velocity.y > 0 {
@@ -49,6 +74,7 @@ final class Game {
 
 let arguments = CommandLine.arguments
 let headless = arguments.contains("--headless")
+let fullscreen = arguments.contains("--fullscreen")
 var frames: Int?
 if let index = arguments.firstIndex(of: "--frames") {
     guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
@@ -85,15 +111,22 @@ MainActor.assumeIsolated {
     let host: SDLHost
     do {
         // Headless: SDL's dummy driver and virtual time, so `--frames 120` takes no real time.
+        var options = WindowOptions()
+        options.isResizable = true
+        options.mode = fullscreen ? .fullscreenDesktop : .windowed
         host =
             headless
             ? try SDLHost.headless(title: "MinimalGame", width: 640, height: 360)
-            : try SDLHost(title: "MinimalGame", width: 640, height: 360)
+            : try SDLHost(title: "MinimalGame", width: 640, height: 360, options: options)
     } catch {
         FileHandle.standardError.write(Data("MinimalGame: \(error)\n".utf8))
         exit(1)
     }
     let game = Game()
+    // Game controllers: SDL reports each one plugged in (those already there included) as an event.
+    if SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0 {
+        print("MinimalGame: no game controllers (\(String(cString: SDL_GetError())))")
+    }
     let link = DisplayLink(target: game) { game, link in game.step(link) }  // weak target: no leak
     link.label = "game update"
     link.add(to: host.loop, forMode: .common)
@@ -105,6 +138,15 @@ MainActor.assumeIsolated {
             game.paddleX = Double(event.motion.x)
         }
         if event.type == SDL_KEYDOWN.rawValue, event.key.keysym.sym == SDLK_ESCAPE.rawValue { host.loop.stop() }
+        if event.type == SDL_CONTROLLERDEVICEADDED.rawValue, game.controller == nil {
+            game.controller = SDL_GameControllerOpen(event.cdevice.which)
+        }
+        if event.type == SDL_CONTROLLERDEVICEREMOVED.rawValue, let controller = game.controller,
+            SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(controller)) == event.cdevice.which
+        {
+            SDL_GameControllerClose(controller)
+            game.controller = nil
+        }
     }
     host.renderHandler = { renderer in game.draw(renderer, at: host.loop.timestamp.seconds) }
 
@@ -124,5 +166,7 @@ MainActor.assumeIsolated {
     // Report
     print("MinimalGame: \(game.hits) hits in \(game.seconds) s of game clock")
     print(host.loop.statistics.summary)
+    if let controller = game.controller { SDL_GameControllerClose(controller) }
+    SDL_QuitSubSystem(SDL_INIT_GAMECONTROLLER)
     host.close()
 }
