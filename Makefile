@@ -16,7 +16,8 @@ FUZZ_SECONDS ?= 600
 PACE_FRAMES ?= 6000
 PACE_PACERS ?=
 
-.PHONY: help deps build lint test snippets example fuzz sweep bench pace docs api-check leaks demo demo-weston plot clean \
+.PHONY: help deps build lint test snippets example fuzz sweep bench pace idle docs api-check leaks demo demo-weston plot \
+  clean \
   wayland-glue wayland-glue-check
 
 help:
@@ -33,6 +34,7 @@ help:
 	@echo "make leaks  AnimDemo and the XCTest suites under valgrind (LEAKS_ASAN=1 adds Swift Testing under LSan)"
 	@echo "make lint   swift-format lint with the checked-in .swift-format"
 	@echo "make demo-weston  AnimDemo on Weston (Wayland) with the compositor's presentation feedback"
+	@echo "make idle   what an idle loop costs: wake-ups, CPU and timer lateness with one 1 s timer"
 
 # System packages: installed only when missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -239,6 +241,15 @@ demo: deps
 	fi; \
 	echo "Screenshot: $(CURDIR)/$(OUT)/demo.png"; \
 	echo "Report:     $(CURDIR)/$(OUT)/demo-report.json"
+
+# What an idle game costs: an SDLHost with a hidden window, no display link and one 1 s timer, for
+# 10 s, on the dummy driver and under Xvfb, side by side with the way it idles while SDL polls devices.
+idle: deps
+	$(SWIFT) build -c release --product IdleMeasure
+	@bin=$$($(SWIFT) build -c release --show-bin-path)/IdleMeasure; \
+	SDL_VIDEODRIVER=dummy $$bin --seconds 10; SDL_VIDEODRIVER=dummy $$bin --seconds 10 --polled; \
+	xvfb-run -a -s "-screen 0 1280x720x24" env SDL_VIDEODRIVER=x11 $$bin --seconds 10; \
+	xvfb-run -a -s "-screen 0 1280x720x24" env SDL_VIDEODRIVER=x11 $$bin --seconds 10 --polled
 
 # AnimDemo on a real compositor: Weston inside Xvfb (or your X desktop), SDL's Wayland driver, and
 # the compositor's presentation feedback in the report, the frame log and the presentation log.

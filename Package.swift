@@ -42,10 +42,11 @@ let package = Package(
             name: "CFrameLinkWayland",
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("SDL2")]
         ),
-        // Whether an SDL window's GLX offers GLX_OML_sync_control (the GLX function looked up through
-        // SDL, so nothing links libGL; Xlib's types from SDL_syswm.h stay out of the Swift modules).
-        .target(name: "CFrameLinkGLX", linkerSettings: [.linkedLibrary("SDL2")]),
-        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2", "CFrameLinkWayland", "CFrameLinkGLX"]),
+        // An SDL window's X11 side: whether its GLX offers GLX_OML_sync_control (the GLX function
+        // looked up through SDL, so nothing links libGL) and the X connection's descriptor; Xlib's
+        // types from SDL_syswm.h stay out of the Swift modules.
+        .target(name: "CFrameLinkSDLShims", linkerSettings: [.linkedLibrary("SDL2")]),
+        .target(name: "FrameLinkSDL", dependencies: ["FrameLink", "CSDL2", "CFrameLinkWayland", "CFrameLinkSDLShims"]),
         .executableTarget(
             name: "AnimDemo",
             dependencies: [
@@ -77,6 +78,14 @@ let package = Package(
             name: "FramePace",
             dependencies: [
                 "FrameLink", "LabPlotKit", "CFrameLinkShims",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `make idle`: what an idle SDLHost loop costs (wake-ups, CPU, timer lateness).
+        .executableTarget(
+            name: "IdleMeasure",
+            dependencies: [
+                "FrameLink", "FrameLinkSDL", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

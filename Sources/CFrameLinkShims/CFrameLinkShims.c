@@ -66,6 +66,43 @@ int CFrameLinkShims_waitReadable(int descriptor, int64_t timeoutNanoseconds) {
 #endif
 }
 
+int CFrameLinkShims_waitMainQueueOrInput(int mainQueue, int input, int wake, int64_t timeoutNanoseconds) {
+#if defined(__linux__)
+    struct pollfd entries[3] = {
+        {.fd = mainQueue, .events = POLLIN, .revents = 0},
+        {.fd = input, .events = POLLIN, .revents = 0},
+        {.fd = wake, .events = POLLIN, .revents = 0},
+    };
+    struct timespec timeout = {0, 0};
+    if (timeoutNanoseconds > 0) {
+        timeout.tv_sec = (time_t)(timeoutNanoseconds / 1000000000);
+        timeout.tv_nsec = (long)(timeoutNanoseconds % 1000000000);
+    }
+    // ppoll ignores entries with a negative descriptor.
+    int ready = ppoll(entries, 3, &timeout, NULL);
+    if (ready < 0) return errno == EINTR ? -1 : -2;
+    int mask = 0;
+    if (mainQueue >= 0 && (entries[0].revents & POLLIN)) {
+        uint64_t count = 0;
+        (void)read(mainQueue, &count, sizeof count);
+        mask |= 1;
+    }
+    if (input >= 0 && (entries[1].revents & (POLLIN | POLLHUP | POLLERR))) mask |= 2;
+    if (wake >= 0 && (entries[2].revents & POLLIN)) {
+        uint64_t count = 0;
+        (void)read(wake, &count, sizeof count);
+        mask |= 2;
+    }
+    return mask;
+#else
+    (void)mainQueue;
+    (void)input;
+    (void)wake;
+    (void)timeoutNanoseconds;
+    return -2;
+#endif
+}
+
 void CFrameLinkShims_signal(int descriptor) {
 #if defined(__linux__)
     uint64_t one = 1;

@@ -322,6 +322,10 @@ int64_t CFrameLinkWayland_droppedReports(const CFrameLinkWayland_Presentation *p
     return p == NULL ? 0 : p->droppedReports;
 }
 
+int CFrameLinkWayland_displayDescriptor(void *display) {
+    return display == NULL ? -1 : wl_display_get_fd(display);
+}
+
 void *CFrameLinkWayland_connect(const char *name) {
     return name == NULL ? NULL : wl_display_connect(name);
 }

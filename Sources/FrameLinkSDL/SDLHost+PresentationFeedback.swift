@@ -1,4 +1,4 @@
-internal import CFrameLinkGLX
+internal import CFrameLinkSDLShims
 internal import FrameLink
 
 extension SDLHost {
@@ -42,9 +42,9 @@ extension SDLHost {
 
     /// Why a window that is not on Wayland has no feedback: what its GLX offers, if it has GLX.
     static func glxAbsence(of window: OpaquePointer) -> PresentationFeedback.Absence {
-        switch CFrameLinkGLX_syncControlStatus(UnsafeMutableRawPointer(window)) {
-        case CFrameLinkGLX_offersSyncControl: .glxSyncControlNotRead
-        case CFrameLinkGLX_noSyncControl: .glxWithoutSyncControl
+        switch CFrameLinkSDLShims_syncControlStatus(UnsafeMutableRawPointer(window)) {
+        case CFrameLinkSDLShims_offersSyncControl: .glxSyncControlNotRead
+        case CFrameLinkSDLShims_noSyncControl: .glxWithoutSyncControl
         default: .notWayland
         }
     }

@@ -413,6 +413,7 @@ public final class SDLHost {
         loop.stop()
         source.present = nil
         source.inputPending = nil
+        source.idleInput = nil
         closePresentationFeedback()
         presentationReportHandler = nil
         loop.hostEventHandler = nil
@@ -447,6 +448,7 @@ public final class SDLHost {
             SDL_PumpEvents()
             return SDL_HasEvents(SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) == SDL_TRUE
         }
+        source.idleInput = { [weak self] in self?.idleInput() ?? .polled }
         // The host's own hooks: a game that sets the loop's eventHandler or renderHandler adds to
         // them, it does not stop the pumping or the presenting.
         loop.hostEventHandler = { [weak self] _ in

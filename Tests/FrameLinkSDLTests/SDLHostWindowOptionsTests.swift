@@ -71,6 +71,28 @@ final class SDLHostWindowOptionsTests: SDLDummyDriverTestCase {
         }
     }
 
+    func testAnIdleLoopOnTheDummyDriverWaitsForNoInputAndPollsWhileSDLPollsDevices() throws {
+        try MainActor.assumeIsolated { () throws in
+            let host = try SDLHost(title: "idle", width: 160, height: 120, hidden: true)
+            defer { host.close() }
+            guard case .descriptors(connection: nil, wake: let wake?) = host.idleInput() else {
+                return XCTFail("the dummy driver has no connection, and pushed events wake: \(host.idleInput())")
+            }
+            XCTAssertGreaterThanOrEqual(wake, 0)
+            XCTAssertEqual(SDL_InitSubSystem(SDL_INIT_JOYSTICK), 0)
+            XCTAssertEqual(host.idleInput(), .polled, "SDL polls joysticks itself: ask every slice")
+            SDL_QuitSubSystem(SDL_INIT_JOYSTICK)
+            XCTAssertEqual(host.idleInput(), .descriptors(connection: nil, wake: wake))
+            // With one timer and no link, the loop sleeps to the timer: two wake-ups, not a slice's worth.
+            var fired = false
+            FrameTimer(interval: .milliseconds(100), repeats: false) { _ in fired = true }.add(
+                to: host.loop, forMode: .common)
+            let before = host.loop.waiter.idleWakeUps
+            while !fired { host.run(frames: 1) }
+            XCTAssertLessThanOrEqual(host.loop.waiter.idleWakeUps - before, 3)
+        }
+    }
+
     func testTheRefreshRateIsReadAgainWhenTheWindowMovesOrChangesSize() {
         XCTAssertTrue(SDLHost.mayChangeRefreshRate(UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue)))
         XCTAssertTrue(SDLHost.mayChangeRefreshRate(UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue)))

@@ -1,8 +1,9 @@
 import CSDL2
 import Foundation
 import FrameLink
-import FrameLinkSDL
 import XCTest
+
+@testable import FrameLinkSDL
 
 /// SDLHost with a real X11 window: runs under Xvfb (`xvfb-run -a swift test …`, as the Makefile
 /// does) and skips when no `DISPLAY` is set.
@@ -84,6 +85,9 @@ final class SDLHostSoftwareRendererFeedbackTests: XCTestCase {
             defer { host.close() }
             XCTAssertEqual(host.presentationFeedback, .none(.notWayland))
             XCTAssertTrue(host.pacingDescription.contains("no presentation feedback (the window is not on Wayland)"))
+            guard case .descriptors(connection: let descriptor?, wake: _) = host.idleInput(), descriptor >= 0 else {
+                return XCTFail("an X11 window's idle loop sleeps on the X connection: \(host.idleInput())")
+            }
             let link = DisplayLink { _ in }
             link.add(to: host.loop, forMode: .common)
             host.run(frames: 10)

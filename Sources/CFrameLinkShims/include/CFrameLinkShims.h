@@ -32,6 +32,15 @@ bool CFrameLinkShims_drainMainQueue(void);
 /// timeout and waits again), -2 on any other error.
 int CFrameLinkShims_waitReadable(int descriptor, int64_t timeoutNanoseconds);
 
+/// Waits until the main queue's descriptor `mainQueue`, the input descriptor `input` or the
+/// wake-up eventfd `wake` is readable, or `timeoutNanoseconds` have passed (a negative descriptor
+/// is not watched; a negative timeout checks without waiting). Resets the main queue's and the
+/// wake-up's counters when they were readable (the caller then drains the queue or looks for
+/// input); reads nothing from `input` (a display connection whose owner reads it). Returns a mask
+/// — 1 the main queue, 2 input or the wake-up — or 0 on timeout, -1 when a signal interrupted the
+/// wait, -2 on any other error.
+int CFrameLinkShims_waitMainQueueOrInput(int mainQueue, int input, int wake, int64_t timeoutNanoseconds);
+
 /// Signals `descriptor` (adds 1 to the eventfd's counter), so that whoever waits on it next sees
 /// work pending: used when the check of the hooks consumed a signal it could not act on.
 void CFrameLinkShims_signal(int descriptor);

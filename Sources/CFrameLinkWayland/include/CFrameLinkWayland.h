@@ -73,6 +73,10 @@ typedef struct CFrameLinkWayland_Presentation CFrameLinkWayland_Presentation;
 /// Wayland, a NULL window).
 int CFrameLinkWayland_surfaceOfSDLWindow(void *window, void **display, void **surface);
 
+/// The descriptor of `display` (a `struct wl_display *`), readable when the compositor sends
+/// events: `wl_display_get_fd`. -1 for NULL.
+int CFrameLinkWayland_displayDescriptor(void *display);
+
 /// Binds `wp_presentation` on `display` (a `struct wl_display *`) for `surface` (a
 /// `struct wl_surface *` on that display), on an event queue of its own, waiting at most
 /// `timeoutMilliseconds` for each of the compositor's two answers (its globals, then its clock).

@@ -182,6 +182,45 @@ package enum MainQueueDrain {
         }
     }
 
+    /// What ended an idle sleep (``sleepServingMainQueue(untilNanoseconds:orInputOn:)``).
+    enum IdleWake: Equatable {
+        /// The deadline passed (or the longest sleep without one).
+        case deadline
+        /// The input descriptor became readable.
+        case input
+        /// Main-queue work arrived and ran.
+        case mainQueue
+    }
+
+    /// The longest idle sleep without a deadline: 10 s, so that a loop with nothing to wait for
+    /// still looks around now and then (a signal handler that set a flag, a pushed event).
+    static let longestIdleSleep: Int64 = 10_000_000_000
+
+    /// Sleeps until `deadline` (or ``longestIdleSleep`` without one), until `input` is readable (a
+    /// display connection; `nil` watches none) or the eventfd `wake` is signalled (an event pushed
+    /// from another thread), or until main-queue work arrives, which it runs: one `ppoll`, no
+    /// polling. Needs the descriptor path (``waitsOnMainQueueDescriptor``); returns `nil` at once
+    /// without it, or off the main thread.
+    static func sleepServingMainQueue(
+        untilNanoseconds deadline: Int64?, orInputOn input: Int32?, wake: Int32? = nil
+    ) -> IdleWake? {
+        guard Thread.isMainThread, case .descriptor(let descriptor) = resolvedPath() else { return nil }
+        let end = deadline ?? MonotonicClock.nanoseconds() &+ longestIdleSleep
+        while true {
+            let timeout = end - MonotonicClock.nanoseconds()
+            if timeout <= 0 { return .deadline }
+            let result = CFrameLinkShims_waitMainQueueOrInput(descriptor, input ?? -1, wake ?? -1, timeout)
+            if result == -1 { continue }  // interrupted by a signal: wait for the rest
+            if result < 0 { return .deadline }
+            if result & 1 != 0 {
+                runMainQueue()
+                return .mainQueue
+            }
+            if result & 2 != 0 { return .input }
+            return .deadline
+        }
+    }
+
     /// Waits on the main queue's descriptor until `deadline`, running the main queue whenever it is
     /// signalled; with no deadline, only checks (twice, for work queued by the jobs just run).
     private static func wait(on descriptor: Int32, untilNanoseconds deadline: Int64?) {

@@ -41,6 +41,9 @@ public final class DeadlineSource: FrameSource {
     /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
     public var inputPending: (@MainActor () -> Bool)?
 
+    /// How the host's input can wake an idle loop (`SDLHost` sets it); `nil`: polled.
+    package var idleInput: (@MainActor () -> _IdleInput)?
+
     /// Why the source paces by deadline, for reports (set by whoever chose it, for example
     /// `"vsync not honoured: present returned in 0.05 ms"`).
     public var reason: String?
@@ -173,3 +176,5 @@ public final class DeadlineSource: FrameSource {
         lastFrameIndex = 0
     }
 }
+
+extension DeadlineSource: _IdleInputWatching {}

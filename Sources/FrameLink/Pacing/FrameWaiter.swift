@@ -1,3 +1,4 @@
+import CFrameLinkShims
 import Foundation
 
 /// The one wait in every frame: the part of a ``FrameLoop`` that carries out its source's
@@ -74,8 +75,10 @@ public final class FrameWaiter {
     private var oversleeps = _Ring(capacity: AdaptiveSpin.window)
     private var framesSinceAdapt = 0
 
-    /// The longest single sleep while idle, so that input checks and main-queue work are serviced
-    /// (4 ms by default).
+    /// The longest single sleep while idle where input must be polled, so that input checks and
+    /// main-queue work are serviced (4 ms by default). A host that says how its input wakes the
+    /// loop (`SDLHost`: the display connection's descriptor) is not polled: the loop sleeps until
+    /// input, main-queue work or its next timer.
     public var idleSlice: Duration = .milliseconds(4)
 
     /// Whether each wait on the real clock runs at real-time priority (true by default; see
@@ -136,7 +139,7 @@ public final class FrameWaiter {
             return FrameInstant(nanoseconds: reached - epoch)
         case .idle(let until):
             idle(
-                until: until.map { Self.clockTime(of: $0, epoch: epoch) }, on: clock, source: source,
+                until: until.map { Self.clockTime(of: $0, epoch: epoch) }, on: clock, source: source, serves: serves,
                 drainMainQueue: drainMainQueue)
         }
         return FrameInstant(nanoseconds: clock.nanoseconds() - epoch)
@@ -188,12 +191,22 @@ public final class FrameWaiter {
     }
 
     /// Sleeps in slices of at most ``idleSlice`` until `deadline` (clock nanoseconds) or input;
-    /// runs main-queue work between slices. Never spins.
+    /// runs main-queue work between slices. Never spins. Where the host says how its input wakes
+    /// the loop (a display connection's descriptor, or none), it sleeps instead without slices
+    /// (`sleepsUntilWoken`: the real clock is the monotonic clock the main queue's wait reads).
     private func idle(
-        until deadline: Int64?, on clock: any PacingClock, source: any FrameSource, drainMainQueue: () -> Void
+        until deadline: Int64?, on clock: any PacingClock, source: any FrameSource, serves: Bool,
+        drainMainQueue: () -> Void
     ) {
         let slice = max(idleSlice.wholeNanoseconds, 100_000)
         let inputPending = source.inputPending
+        if clock.sleepsInRealTime, serves, MainQueueDrain.waitsOnMainQueueDescriptor,
+            let input = (source as? any _IdleInputWatching)?.idleInput?(), input != .polled
+        {
+            sleepsUntilWoken(
+                until: deadline, input: input, slice: slice, inputPending: inputPending, drainMainQueue: drainMainQueue)
+            return
+        }
         if !clock.sleepsInRealTime && inputPending == nil {
             // Virtual time with no input to watch: nothing can end the wait early, so it goes
             // straight to the deadline (a timer a day ahead is one step, not 864 million slices).
@@ -210,8 +223,57 @@ public final class FrameWaiter {
             var wake = current + slice
             if let deadline { wake = min(wake, deadline) }
             clock.sleep(untilNanoseconds: wake)
+            idleWakeUps += 1
             // With nothing to wait for, or on virtual time (which no input moves), one slice.
             if deadline == nil, inputPending == nil || !clock.sleepsInRealTime { break }
+        }
+    }
+
+    /// Idle wake-ups so far: each return from an idle sleep or slice (for measurements).
+    package private(set) var idleWakeUps = 0
+
+    /// The last stretch before an idle deadline, slept apart: 2 ms. A sleep of a second can end a
+    /// millisecond or more late (measured here: 1.2–1.35 ms, as the CPU leaves a deep idle state),
+    /// a sleep of 2 ms within a fraction of one; so a timer stays within 1 ms for one more wake-up.
+    static let idleFinalApproach: Int64 = 2_000_000
+
+    /// The idle wait without slices: sleeps on the main queue, the input descriptor (if any) and
+    /// `deadline` at once, and returns for the deadline, for input (which `inputPending` confirms),
+    /// or after main-queue work ran (which may have started a display link: the loop looks again).
+    private func sleepsUntilWoken(
+        until deadline: Int64?, input: _IdleInput, slice: Int64, inputPending: (@MainActor () -> Bool)?,
+        drainMainQueue: () -> Void
+    ) {
+        guard case .descriptors(let connection, let wake) = input else { return }
+        var readableWithoutInput = false
+        while true {
+            drainMainQueue()
+            let now = MonotonicClock.nanoseconds()
+            if let deadline, now >= deadline { return }
+            // The wake-up is reset before the pump looks: an event added after the look signals it.
+            if let wake { _ = CFrameLinkShims_waitReadable(wake, -1) }
+            if let inputPending, inputPending() { return }
+            // A descriptor that stays readable with no input behind it (a connection that hung up)
+            // would wake the loop at once, again and again: after such a wake, one slice without it.
+            let woke: MainQueueDrain.IdleWake?
+            if readableWithoutInput {
+                let end = now &+ slice
+                woke = MainQueueDrain.sleepServingMainQueue(
+                    untilNanoseconds: deadline.map { min($0, end) } ?? end, orInputOn: nil, wake: wake)
+            } else if let deadline, deadline - now > Self.idleFinalApproach {
+                woke = MainQueueDrain.sleepServingMainQueue(
+                    untilNanoseconds: deadline - Self.idleFinalApproach, orInputOn: connection, wake: wake)
+            } else {
+                woke = MainQueueDrain.sleepServingMainQueue(
+                    untilNanoseconds: deadline, orInputOn: connection, wake: wake)
+            }
+            idleWakeUps += 1
+            readableWithoutInput = woke == .input
+            switch woke {
+            case .deadline?: if let deadline, MonotonicClock.nanoseconds() >= deadline { return }
+            case .mainQueue?, nil: return
+            case .input?: continue  // the pump at the top reads it (and returns if it was input)
+            }
         }
     }
 

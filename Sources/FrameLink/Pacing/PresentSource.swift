@@ -248,6 +248,12 @@ public final class PresentSource: FrameSource {
         set { deadline.inputPending = newValue }
     }
 
+    /// How the host's input can wake an idle loop (`SDLHost` sets it); `nil`: polled.
+    package var idleInput: (@MainActor () -> _IdleInput)? {
+        get { deadline.idleInput }
+        set { deadline.idleInput = newValue }
+    }
+
     /// A note appended to ``pacingDescription``, such as where the nominal rate came from
     /// (`"the display reports no refresh rate, 60 Hz assumed"`).
     public var note: String?
@@ -619,3 +625,5 @@ public final class PresentSource: FrameSource {
     /// What the log last said about the vsync lock.
     var lockLog = _VsyncLockLog()
 }
+
+extension PresentSource: _IdleInputWatching {}

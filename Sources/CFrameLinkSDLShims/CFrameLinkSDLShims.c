@@ -1,0 +1,95 @@
+// An SDL window's X11 side: see include/CFrameLinkSDLShims.h.
+#include "CFrameLinkSDLShims.h"
+
+#include <string.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/eventfd.h>
+#endif
+
+#define SDL_MAIN_HANDLED 1
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_syswm.h>
+
+#if defined(SDL_VIDEO_DRIVER_X11)
+#include <X11/Xlib.h>
+
+typedef const char *(*QueryExtensionsString)(Display *display, int screen);
+
+/// Whether the space-separated `list` holds the word `name`.
+static int listsExtension(const char *list, const char *name) {
+    const size_t length = strlen(name);
+    for (const char *at = list; (at = strstr(at, name)) != NULL; at += length) {
+        const int startsWord = at == list || at[-1] == ' ';
+        const int endsWord = at[length] == ' ' || at[length] == '\0';
+        if (startsWord && endsWord) return 1;
+    }
+    return 0;
+}
+#endif
+
+CFrameLinkSDLShims_Status CFrameLinkSDLShims_syncControlStatus(void *window) {
+    if (window == NULL) return CFrameLinkSDLShims_notX11;
+#if defined(SDL_VIDEO_DRIVER_X11)
+    SDL_SysWMinfo info;
+    memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo((SDL_Window *)window, &info) || info.subsystem != SDL_SYSWM_X11) {
+        return CFrameLinkSDLShims_notX11;
+    }
+    if (info.info.x11.display == NULL) return CFrameLinkSDLShims_notX11;
+    if ((SDL_GetWindowFlags((SDL_Window *)window) & SDL_WINDOW_OPENGL) == 0) return CFrameLinkSDLShims_noOpenGL;
+    // Looked up through SDL, which has loaded the OpenGL library for an OpenGL window.
+    QueryExtensionsString query = (QueryExtensionsString)SDL_GL_GetProcAddress("glXQueryExtensionsString");
+    if (query == NULL) return CFrameLinkSDLShims_noOpenGL;
+    const char *extensions = query(info.info.x11.display, DefaultScreen(info.info.x11.display));
+    if (extensions == NULL || !listsExtension(extensions, "GLX_OML_sync_control")) return CFrameLinkSDLShims_noSyncControl;
+    return CFrameLinkSDLShims_offersSyncControl;
+#else
+    return CFrameLinkSDLShims_notX11;
+#endif
+}
+
+int CFrameLinkSDLShims_connectionDescriptor(void *window) {
+    if (window == NULL) return -1;
+#if defined(SDL_VIDEO_DRIVER_X11)
+    SDL_SysWMinfo info;
+    memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo((SDL_Window *)window, &info) || info.subsystem != SDL_SYSWM_X11) return -1;
+    if (info.info.x11.display == NULL) return -1;
+    return ConnectionNumber(info.info.x11.display);
+#else
+    return -1;
+#endif
+}
+
+// MARK: Waking an idle loop for pushed events
+
+static int eventWake = -1;
+
+/// The event watch: SDL calls it on the thread that adds the event.
+static int signalEventWake(void *userdata, SDL_Event *event) {
+    (void)userdata;
+    (void)event;
+    uint64_t one = 1;
+    if (eventWake >= 0) (void)write(eventWake, &one, sizeof one);
+    return 0;
+}
+
+int CFrameLinkSDLShims_eventWakeDescriptor(void) {
+#if defined(__linux__)
+    if (eventWake < 0) {
+        eventWake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    }
+    // SDL forgets its watches when it quits: installed again on every call (deleting first, so
+    // that it is never installed twice).
+    if (eventWake >= 0) {
+        SDL_DelEventWatch(signalEventWake, NULL);
+        SDL_AddEventWatch(signalEventWake, NULL);
+    }
+    return eventWake;
+#else
+    return -1;
+#endif
+}
