@@ -11,12 +11,14 @@ import XCTest
 /// and the bookkeeping against a compositor someone else wrote, not a panel's vsync.
 final class AnimDemoWestonTests: XCTestCase {
     /// How far FrameLink's shown time may be from the compositor's record of the same repaint:
-    /// 50 µs. Weston's clock here is `CLOCK_MONOTONIC_RAW`; Weston's record converts its time to
+    /// 1 ms. Weston's clock here is `CLOCK_MONOTONIC_RAW`; Weston's record converts its time to
     /// `CLOCK_MONOTONIC` when it writes the record, FrameLink when the feedback arrives, each by
-    /// reading both clocks. Between the two readings (at most tens of milliseconds) NTP may slew
-    /// `CLOCK_MONOTONIC` by up to 500 ppm, so the two conversions may differ by microseconds —
-    /// far less than the 16 ms between repaints, so no frame can be matched to the wrong one.
-    static let conversionTolerance: Int64 = 50_000
+    /// reading both clocks, so the two conversions differ: by the NTP slew between them (at most
+    /// 500 ppm of tens of milliseconds) and by a preemption between two clock reads on either side
+    /// (measured here: 0.3–0.4 µs idle, 19.5 µs with `make test` running beside). 1 ms is far more
+    /// than that and far less than the 16 ms between repaints, so no frame can be matched to the
+    /// wrong one; the run prints the largest difference it saw.
+    static let conversionTolerance: Int64 = 1_000_000
 
     /// Frames AnimDemo runs: at least 600, as the issue asks.
     static let frames = 600

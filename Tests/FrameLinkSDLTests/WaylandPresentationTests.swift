@@ -265,18 +265,18 @@ import Testing
         #expect(_CompositorClock.nanoseconds(seconds: seconds, nanoseconds: nanoseconds) == expected)
     }
 
-    @Test func anotherClockIsConvertedByTheOffsetReadAroundTheConversion() throws {
-        // Monotonic reads 1_000 then 1_010; the other clock 501_005: the offset is 500_000.
-        var monotonicReadings = [1_000, 1_010, 1_000]
+    @Test func anotherClockIsConvertedByTheTightestOfThreeOffsetReadings() throws {
+        // Three readings of (monotonic, other, monotonic): the second straddles a preemption (a
+        // 500 ns window, offset 557,750); the third is the tightest (4 ns, offset 500,000).
+        var monotonic: [Int64] = [1, 1_000, 1_010, 2_000, 2_500, 3_000, 3_004]  // (the first for init)
+        var other: [Int64] = [1, 501_005, 560_000, 503_002]
         let clock = try #require(
             _CompositorClock(clockID: 4) { id in
-                if id == _CompositorClock.monotonic {
-                    return monotonicReadings.isEmpty ? 0 : Int64(monotonicReadings.removeFirst())
-                }
-                return 501_005
+                if id == _CompositorClock.monotonic { return monotonic.isEmpty ? nil : monotonic.removeFirst() }
+                return other.isEmpty ? nil : other.removeFirst()
             })
-        monotonicReadings = [1_000, 1_010]
         #expect(clock.monotonicNanoseconds(of: 900_000) == 400_000)
+        #expect(monotonic.isEmpty && other.isEmpty, "three readings, no more")
     }
 
     @Test func aMonotonicTimePassesUnchanged() throws {
