@@ -27,6 +27,11 @@ struct PresentationLog {
         reports.append((report, shown))
     }
 
+    /// A duration in whole nanoseconds.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
     static let columns = "frame,outcome,compositor_ns,shown_ns,refresh_ns,sequence,missed_refreshes,flags"
 
     var csv: String {
@@ -37,15 +42,12 @@ struct PresentationLog {
             switch report.outcome {
             case .shown(_, let time):
                 outcome = "shown"
-                compositor = String(
-                    time.components.seconds * 1_000_000_000 + time.components.attoseconds / 1_000_000_000)
+                compositor = String(Self.nanoseconds(time))
             case .shownAtUnusableTime: outcome = "unusable"
             case .unanswered: outcome = "unanswered"
             case .discarded: break
             }
-            let refresh = report.refreshPeriod.map {
-                String($0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000)
-            }
+            let refresh = report.refreshPeriod.map { String(Self.nanoseconds($0)) }
             let fields = [
                 String(report.frame), outcome, compositor, shown.map(String.init) ?? "", refresh ?? "",
                 report.refreshSequence.map(String.init) ?? "", report.missedRefreshes.map(String.init) ?? "",

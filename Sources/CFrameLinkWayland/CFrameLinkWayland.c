@@ -40,7 +40,6 @@ struct CFrameLinkWayland_Presentation {
     CFrameLinkWayland_Report reports[CFrameLinkWayland_reportCapacity];
     int firstReport;
     int reportCount;
-    int64_t droppedReports;
 };
 
 // MARK: SDL's window
@@ -154,7 +153,6 @@ static void addReport(CFrameLinkWayland_Presentation *p, const CFrameLinkWayland
     if (p->reportCount == CFrameLinkWayland_reportCapacity) {
         p->firstReport = (p->firstReport + 1) % CFrameLinkWayland_reportCapacity;
         p->reportCount -= 1;
-        p->droppedReports += 1;
     }
     const int slot = (p->firstReport + p->reportCount) % CFrameLinkWayland_reportCapacity;
     p->reports[slot] = *report;
@@ -316,10 +314,6 @@ void CFrameLinkWayland_abandonPending(CFrameLinkWayland_Presentation *p) {
 
 int CFrameLinkWayland_pendingCount(const CFrameLinkWayland_Presentation *p) {
     return p == NULL ? 0 : p->pendingCount;
-}
-
-int64_t CFrameLinkWayland_droppedReports(const CFrameLinkWayland_Presentation *p) {
-    return p == NULL ? 0 : p->droppedReports;
 }
 
 int CFrameLinkWayland_displayDescriptor(void *display) {

@@ -20,9 +20,6 @@ final class _WaylandPresentation {
     private var previousSequence: UInt64?
     /// Reports whose time could not be converted to FrameLink's clock.
     private(set) var unconvertibleReports = 0
-    /// Frames reported shown, and discarded.
-    private(set) var shownFrames = 0
-    private(set) var discardedFrames = 0
 
     /// What opening found: a binding, or why there is none.
     enum Opening {
@@ -143,7 +140,6 @@ final class _WaylandPresentation {
             return report
         }
         guard raw.outcome == CFrameLinkWayland_presented else {
-            discardedFrames += 1
             return report
         }
         report.refreshPeriod = raw.refreshNanoseconds > 0 ? .nanoseconds(Int64(raw.refreshNanoseconds)) : nil
@@ -160,7 +156,6 @@ final class _WaylandPresentation {
             report.missedRefreshes = Int(clamping: sequence - previousSequence - 1)
         }
         previousSequence = sequence
-        shownFrames += 1
         report.outcome = .shown(
             at: FrameInstant(nanoseconds: shown - epochNanoseconds), compositorTime: .nanoseconds(compositorTime))
         return report

@@ -115,9 +115,6 @@ void CFrameLinkWayland_abandonPending(CFrameLinkWayland_Presentation *presentati
 /// How many frames wait for their feedback.
 int CFrameLinkWayland_pendingCount(const CFrameLinkWayland_Presentation *presentation);
 
-/// How many reports were dropped because nobody took them in time.
-int64_t CFrameLinkWayland_droppedReports(const CFrameLinkWayland_Presentation *presentation);
-
 /// Connects to the Wayland compositor `name` (a socket name in `XDG_RUNTIME_DIR`, or an absolute
 /// path), for tests and tools that have no SDL window: returns the `struct wl_display *`, or NULL.
 void *CFrameLinkWayland_connect(const char *name);
