@@ -81,6 +81,10 @@ int CFrameLinkShims_waitMainQueueOrInput(int mainQueue, int input, int wake, int
     // ppoll ignores entries with a negative descriptor.
     int ready = ppoll(entries, 3, &timeout, NULL);
     if (ready < 0) return errno == EINTR ? -1 : -2;
+    // A descriptor that is not open (closed under the wait) answers at once, for good: an error.
+    for (int index = 0; index < 3; index += 1) {
+        if (entries[index].fd >= 0 && (entries[index].revents & POLLNVAL)) return -2;
+    }
     int mask = 0;
     if (mainQueue >= 0 && (entries[0].revents & POLLIN)) {
         uint64_t count = 0;

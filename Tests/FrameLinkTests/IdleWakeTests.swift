@@ -134,6 +134,23 @@ final class IdleWakeTests: XCTestCase {
     }
 }
 
+extension IdleWakeTests {
+    func testADescriptorClosedUnderTheWaitDoesNotSpin() throws {
+        try XCTSkipUnless(Thread.isMainThread, "the idle path serves the main queue: main thread only")
+        let pipe = Pipe()
+        pipe.close()  // both ends closed: the "connection" is not open
+        MainActor.assumeIsolated {
+            let (loop, timer) = Self.idleLoop(
+                input: .descriptors(connection: pipe.read, wake: pipe.write), inputPending: { false },
+                timerIn: .milliseconds(300))
+            loop.run(frames: 1)
+            XCTAssertFalse(timer.isValid)
+            // Each failed wait is followed by a plain slice (4 ms): under a hundred, not a spin.
+            XCTAssertLessThan(loop.waiter.idleWakeUps, 1_000, "\(loop.waiter.idleWakeUps) wake-ups")
+        }
+    }
+}
+
 /// A flag set from the main queue and read by the test.
 final class LockedFlag: Sendable {
     private let state = Mutex(false)

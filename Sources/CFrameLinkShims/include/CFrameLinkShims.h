@@ -38,7 +38,7 @@ int CFrameLinkShims_waitReadable(int descriptor, int64_t timeoutNanoseconds);
 /// wake-up's counters when they were readable (the caller then drains the queue or looks for
 /// input); reads nothing from `input` (a display connection whose owner reads it). Returns a mask
 /// — 1 the main queue, 2 input or the wake-up — or 0 on timeout, -1 when a signal interrupted the
-/// wait, -2 on any other error.
+/// wait, -2 on any other error (a descriptor that is not open included).
 int CFrameLinkShims_waitMainQueueOrInput(int mainQueue, int input, int wake, int64_t timeoutNanoseconds);
 
 /// Signals `descriptor` (adds 1 to the eventfd's counter), so that whoever waits on it next sees

@@ -190,6 +190,8 @@ package enum MainQueueDrain {
         case input
         /// Main-queue work arrived and ran.
         case mainQueue
+        /// The wait failed (a descriptor closed under it): nothing was waited for.
+        case failed
     }
 
     /// The longest idle sleep without a deadline: 10 s, so that a loop with nothing to wait for
@@ -211,7 +213,7 @@ package enum MainQueueDrain {
             if timeout <= 0 { return .deadline }
             let result = CFrameLinkShims_waitMainQueueOrInput(descriptor, input ?? -1, wake ?? -1, timeout)
             if result == -1 { continue }  // interrupted by a signal: wait for the rest
-            if result < 0 { return .deadline }
+            if result < 0 { return .failed }
             if result & 1 != 0 {
                 runMainQueue()
                 return .mainQueue

@@ -273,6 +273,10 @@ public final class FrameWaiter {
             case .deadline?: if let deadline, MonotonicClock.nanoseconds() >= deadline { return }
             case .mainQueue?, nil: return
             case .input?: continue  // the pump at the top reads it (and returns if it was input)
+            case .failed?:
+                // A wait that fails at once (a descriptor closed under it) must not become a spin:
+                // one plain slice, then the loop looks again.
+                MonotonicClock.sleep(untilNanoseconds: deadline.map { min($0, now &+ slice) } ?? now &+ slice)
             }
         }
     }
