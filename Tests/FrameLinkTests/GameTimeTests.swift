@@ -148,7 +148,7 @@ struct GameTimeTests {
         timer.isPaused = true
         source.advance(to: .seconds(2.51))  // game time 2.5 s
         timer.isPaused = false
-        #expect(timer.fireDate == FrameInstant.zero + .seconds(3))
+        #expect(timer.gameFireDate == GameInstant.zero + .seconds(3))
         source.advance(to: .seconds(5))
         #expect(firedAt == .seconds(3))
     }

@@ -148,6 +148,43 @@ struct ProgrammerErrorTests {
         Case("Animator.timeScale = .nan", "Animator.timeScale nan") {
             Animator(loop: FrameLoop(source: ManualFrameSource())).timeScale = .nan
         },
+        Case("a timer with a loop fireDate added to a GameClock", "set gameFireDate (clock.now + delay) instead") {
+            let timer = FrameTimer(interval: .seconds(8), repeats: false) { _ in }
+            timer.fireDate = FrameInstant(nanoseconds: 0) + .seconds(8)
+            timer.add(to: GameClock())
+        },
+        Case("a timer with a gameFireDate added to a loop", "add it to a GameClock with add(to:)") {
+            let timer = FrameTimer(fireAt: GameInstant.zero + .seconds(8), interval: .seconds(8), repeats: false) { _ in
+            }
+            timer.add(to: FrameLoop(source: ManualFrameSource()), forMode: .default)
+        },
+        Case("fireDate of a timer on a GameClock", "the timer runs on a GameClock; use gameFireDate") {
+            let timer = FrameTimer(interval: .seconds(8), repeats: false) { _ in }
+            let clock = GameClock()
+            timer.add(to: clock)
+            _ = withExtendedLifetime(clock) { timer.fireDate }
+        },
+        Case("gameFireDate of a timer on a loop", "the timer runs on a FrameLoop; use fireDate") {
+            let timer = FrameTimer(interval: .seconds(8), repeats: false) { _ in }
+            let loop = FrameLoop(source: ManualFrameSource())
+            timer.add(to: loop, forMode: .default)
+            withExtendedLifetime(loop) { timer.gameFireDate = .zero }
+        },
+        Case("Animator(loop:).time(at: GameInstant)", "this animator runs on loop time; pass a FrameInstant") {
+            _ = Animator(loop: FrameLoop(source: ManualFrameSource())).time(at: GameInstant.zero)
+        },
+        Case("Animator(loop:gameClock:).time(at: FrameInstant)", "pass a GameInstant") {
+            _ = Animator(loop: FrameLoop(source: ManualFrameSource()), gameClock: GameClock()).time(
+                at: FrameInstant.zero)
+        },
+        Case("Interpolated.value(at: .nan)", "pass a GameFrame's alpha") {
+            _ = Interpolated(1.0).value(at: .nan)
+        },
+        Case("GameFrame.stepTimes[1] of a one-step frame", "the frame has 1 steps, at indices 0..<1") {
+            let clock = GameClock(fixedStep: .milliseconds(10))
+            _ = clock.update(at: .zero)
+            _ = clock.update(at: FrameInstant(nanoseconds: 10_000_000)).stepTimes[1]
+        },
     ]
 
     // (ManualFrameSource never traps for time asked to go backwards: it does nothing, see

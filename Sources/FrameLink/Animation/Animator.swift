@@ -70,6 +70,37 @@ public final class Animator {
     /// The game clock whose time the animator runs on, or `nil` when it runs on the loop's time.
     public let gameClock: GameClock?
 
+    /// The animator time (in seconds, as ``currentTime``) at the game time `instant`: the
+    /// ``AnimationTiming/beginTime`` of an effect set off by the fixed step that ends at `instant`
+    /// (one of a ``GameFrame``'s ``GameFrame/stepTimes``).
+    ///
+    /// - Precondition: The animator runs on a game clock (``init(loop:gameClock:mode:)``); an
+    ///   animator on loop time takes a ``FrameInstant``. Otherwise stops the program with a message.
+    public func time(at instant: GameInstant) -> Double {
+        guard gameClock != nil else {
+            FrameLinkError.trap(
+                .unsupported(
+                    "Animator.time(at: GameInstant): this animator runs on loop time; pass a FrameInstant, or make it with Animator(loop:gameClock:)"
+                ))
+        }
+        return clockTime(instant.nanoseconds)
+    }
+
+    /// The animator time (in seconds, as ``currentTime``) at the loop time `instant`: the
+    /// ``AnimationTiming/beginTime`` of an effect that began then.
+    ///
+    /// - Precondition: The animator runs on loop time (``init(loop:mode:)``); an animator on a game
+    ///   clock takes a ``GameInstant``. Otherwise stops the program with a message.
+    public func time(at instant: FrameInstant) -> Double {
+        guard gameClock == nil else {
+            FrameLinkError.trap(
+                .unsupported(
+                    "Animator.time(at: FrameInstant): this animator runs on a GameClock's time; pass a GameInstant (clock.now, a GameFrame's stepTimes)"
+                ))
+        }
+        return clockTime(instant.nanoseconds)
+    }
+
     /// The time animation time is measured from, in nanoseconds: the loop's or the game clock's.
     private var baseNow: Int64 { gameClock?.timeNanoseconds ?? loop.now.nanoseconds }
 

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let link = DisplayLink(target: scene) { scene, link in
-///     scene.update(dt: link.targetTimestamp - link.timestamp)
+///     scene.update(dt: link.deltaTime)
 /// }
 /// link.preferredFrameRate = .hz30     // every 2nd frame of a 60 Hz display
 /// // or a range: 48 Hz (every 3rd frame) on a 144 Hz display
@@ -44,14 +44,20 @@ public final class DisplayLink {
     ///
     /// The frame grid itself is exact: frame `k` lands at `k × 1e9 / rate` nanoseconds rounded
     /// down, so at 60 Hz one grid interval in three is 16,666,666 ns and the others 16,666,667 ns,
-    /// while `duration` is always 16,666,667 ns. For the length of this frame on the grid (the step
-    /// to simulate), use `targetTimestamp - timestamp`, which sums to exact seconds; `duration`
-    /// differs from it by at most 1 ns on a steady grid.
+    /// while `duration` is always 16,666,667 ns. It is the display's period, not the time to
+    /// simulate: after a dropped frame the time shown moved by more. Simulate ``deltaTime``.
     public var duration: Duration { .nanoseconds(state.durationNanoseconds) }
 
-    /// The time since the link's previous call, clamped to the loop's
-    /// ``FrameLoop/maximumFrameDelta`` (one period of the link's rate on the first call). Step
-    /// fixed-rate simulations with it; for animation, prefer a pure function of ``targetTimestamp``.
+    /// The time to simulate this frame: the time since the link's previous call, clamped to the
+    /// loop's ``FrameLoop/maximumFrameDelta`` (one period of the link's rate on the first call and
+    /// after a resync).
+    ///
+    /// FrameLink has one rule for simulation time: a variable-step simulation steps by
+    /// `deltaTime`, which over a run sums to the time really shown, dropped frames included (up to
+    /// the grid's 1 ns rounding); a fixed-step simulation feeds ``targetTimestamp`` to a
+    /// ``GameClock`` and runs the steps it returns. Animation is a pure function of
+    /// ``targetTimestamp``. (`targetTimestamp - timestamp` is one frame of latency, not a step:
+    /// summed, it loses every dropped frame's time.)
     public var deltaTime: Duration { .nanoseconds(state.deltaTimeNanoseconds) }
 
     /// The loop's frame index at the last callback.

@@ -218,6 +218,9 @@ public final class FrameLoop {
     private var nextFrameWaiters: [CheckedContinuation<FrameSnapshot, Never>] = []
     private var stopRequested = false
     private var isInFrame = false
+    /// Game-clock timers fired inside this frame's callbacks, timed for blame (see
+    /// ``nestedCallbacksWhileMeasuring``).
+    private lazy var nestedCallbacks = _NestedCallbacks(source: source)
 
     private static weak var lastCreated: FrameLoop?
     /// The loops running a frame or a `run` variant, innermost last.
@@ -437,6 +440,10 @@ public final class FrameLoop {
         // The frame's work, phase by phase (each timed for blame).
         var blame = _FrameBlame()
         if let frameLog, frameLog.recordsCallbacks, measuresCallbacks { blame.callbackLog = frameLog }
+        if measuresCallbacks {
+            nestedCallbacks.take { _ in }  // nothing from outside the frame is this frame's
+            blame.nested = nestedCallbacks
+        }
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
         let linkFrame = _LinkFrame(
             index: frameIndex, timestamp: frameTime, targetTimestamp: FrameInstant(nanoseconds: target),
@@ -498,6 +505,13 @@ public final class FrameLoop {
         isResynchronizing = false
         if !nextFrameWaiters.isEmpty { resumeNextFrameWaiters(previous: previous) }
         drainMainQueue()
+    }
+
+    /// Where a callback of this frame notes the callbacks it runs itself (a ``GameClock``'s
+    /// timers), so that blame and traces name them: nil outside a frame and when callbacks are not
+    /// measured.
+    var nestedCallbacksWhileMeasuring: _NestedCallbacks? {
+        isInFrame && measuresCallbacks ? nestedCallbacks : nil
     }
 
     /// Starts over after a long pause (a level load, a modal dialog): the next frame is not counted

@@ -10,11 +10,27 @@ struct _FrameBlame {
     private(set) var culpritDuration: Int64 = 0
     /// The log that keeps the labelled callbacks' runs, when it asks for them.
     var callbackLog: FrameLog?
+    /// Callbacks timed inside the callback being noted (a game clock's timers inside an update
+    /// link): noted under their own names, their time taken out of the enclosing callback's.
+    var nested: _NestedCallbacks?
 
     /// Notes that `culprit` ran from `start` to `end` (nanoseconds of the loop's clock), and keeps
-    /// the run in ``callbackLog`` when the callback has a label.
+    /// the run in ``callbackLog`` when the callback has a label. Callbacks that ran inside it
+    /// (``nested``) are noted after it under their own names, and their time is not its own.
     mutating func note(_ culprit: @autoclosure () -> _Culprit, from start: Int64, to end: Int64) {
-        note(culprit(), took: end - start)
+        guard let nested, !nested.isEmpty else {
+            noteRun(culprit(), from: start, to: end, ownTime: end - start)
+            return
+        }
+        noteRun(culprit(), from: start, to: end, ownTime: end - start - nested.totalNanoseconds)
+        nested.take { run in noteRun(.timer(run.timer), from: run.start, to: run.end, ownTime: run.end - run.start) }
+    }
+
+    /// Notes one run that took `ownTime` of its own between `start` and `end`.
+    private mutating func noteRun(
+        _ culprit: @autoclosure () -> _Culprit, from start: Int64, to end: Int64, ownTime: Int64
+    ) {
+        note(culprit(), took: ownTime)
         guard let callbackLog else { return }
         let label: String?
         switch culprit() {

@@ -3,26 +3,40 @@
 ///
 /// Feed it the time each frame will be shown (a display link's `targetTimestamp`: the state you
 /// simulate is the one the display will show) and it says how many fixed simulation steps to run
-/// this frame and how far the renderer should interpolate between the last two states — the
-/// "fix your timestep" loop, with a cap on steps per frame so a slow frame cannot start a spiral
-/// of death. All arithmetic is in integer nanoseconds: the step counts are exact.
+/// this frame, the game time of each, and how far the renderer should interpolate between the
+/// last two states — the "fix your timestep" loop, with a cap on steps per frame so a slow frame
+/// cannot start a spiral of death. All arithmetic is in integer nanoseconds: the step counts are
+/// exact.
 ///
 /// ```swift
 /// let clock = GameClock(fixedStep: .milliseconds(10))
+/// var position = Interpolated(0.0)               // the previous and the current state
 /// DisplayLink(target: world) { world, link in
 ///     let frame = clock.update(at: link.targetTimestamp)
-///     for _ in 0..<frame.steps { world.simulate(dt: clock.fixedStep) }
-///     world.render(interpolating: frame.alpha)
+///     for _ in frame.stepTimes { position.advance(to: position.current + world.speed * 0.010) }
+///     world.draw(at: position.value(at: frame.alpha))
 /// }.add(to: loop, forMode: .common)
 /// ```
 ///
+/// **Game time has its own type.** ``now`` is a ``GameInstant``, not a ``FrameInstant``: a game
+/// timer's date is a ``FrameTimer/gameFireDate``, and loop time (`loop.now + .seconds(8)`) cannot
+/// be mixed in.
+///
+/// **The first update counts no time.** Game time starts at zero on the first ``update(at:)``:
+/// there is no frame before it to count from, and the first frame shows the game's starting state
+/// (no steps). A timer added to the clock before then fires `interval` of game time after the
+/// first update — one frame later than the same timer added to the loop at the same moment, which
+/// counts from the moment it was added.
+///
 /// **Timers and animations on game time.** A ``FrameTimer`` added with ``FrameTimer/add(to:)`` and
-/// an ``Animator`` made with `Animator(loop:gameClock:)` run on this clock's ``time``: they stop
-/// while it is paused, follow its time scale and advance on single steps. ``update(at:)`` fires the
-/// timers that are due after it moves game time (in fire-date order); the animator shows the
-/// clock's time in the late-update phase of the frame (``LinkPhase/lateUpdate``), after the links
-/// that update the clock and simulate. A power-up timer of 8 s stays 8 s of play however long the
-/// pause menu was open.
+/// an ``Animator`` made with `Animator(loop:gameClock:)` run on this clock's time: they stop while
+/// it is paused, follow its time scale and advance on single steps. ``update(at:)`` fires the
+/// timers that are due after it moves game time (in fire-date order); inside a frame of a
+/// ``FrameLoop`` each fire is timed on its own, so drop reports and traces name a slow game timer
+/// by its ``FrameTimer/label``, not the link that updated the clock. The animator shows the clock's
+/// time in the late-update phase of the frame (``LinkPhase/lateUpdate``), after the links that
+/// update the clock and simulate. A power-up timer of 8 s stays 8 s of play however long the pause
+/// menu was open.
 ///
 /// ```swift
 /// let powerUp = FrameTimer(interval: .seconds(8), repeats: false) { _ in player.shrink() }
@@ -62,6 +76,10 @@ public final class GameClock {
 
     /// The total game time so far.
     public var time: Duration { .nanoseconds(timeNanoseconds) }
+
+    /// The current game time, as an instant: what a game timer's ``FrameTimer/gameFireDate`` and
+    /// a game-time animator's begin times are measured in.
+    public var now: GameInstant { GameInstant(nanoseconds: timeNanoseconds) }
 
     private let stepNanoseconds: Int64
     private let maximumDeltaNanoseconds: Int64
@@ -160,7 +178,9 @@ public final class GameClock {
         lastTimestamp = nil
     }
 
-    /// Advances the clock to the frame at `timestamp` and returns what to simulate.
+    /// Advances the clock to the frame at `timestamp` and returns what to simulate: the steps, the
+    /// game time of each, and the interpolation factor. The first update (and the first after
+    /// ``resync()``) counts no real time. Fires the game timers that are due.
     public func update(at timestamp: FrameInstant) -> GameFrame {
         let now = timestamp.nanoseconds
         let realDelta = lastTimestamp.map { min(max(0, now - $0), maximumDeltaNanoseconds) } ?? 0
@@ -192,7 +212,10 @@ public final class GameClock {
         fireDueTimers()
         return GameFrame(
             realDelta: .nanoseconds(realDelta), delta: .nanoseconds(gameDelta - dropped), steps: steps,
-            alpha: Double(accumulator) / Double(stepNanoseconds), droppedTime: .nanoseconds(dropped))
+            alpha: Double(accumulator) / Double(stepNanoseconds), droppedTime: .nanoseconds(dropped),
+            time: GameInstant(nanoseconds: timeNanoseconds),
+            stepTimes: GameFrame.StepTimes(
+                count: steps, stepNanoseconds: stepNanoseconds, last: timeNanoseconds - accumulator))
     }
 
     // MARK: Timers and animators on game time
@@ -213,7 +236,11 @@ public final class GameClock {
 
     /// Fires the timers whose fire date game time has reached, earliest first; a repeating timer
     /// fires once however many of its dates passed, and goes on at its next date on its grid.
+    /// Inside a loop's frame, each fire is timed for the loop's blame and trace.
     private func fireDueTimers() {
+        guard let first = timers.first, first.nextFireNanoseconds <= timeNanoseconds else { return }
+        let nested = FrameLoop.current?.nestedCallbacksWhileMeasuring
+        var mark = nested?.now ?? 0
         while let timer = timers.first, timer.nextFireNanoseconds <= timeNanoseconds {
             timers.removeFirst()
             // Rescheduled before the call, so that the closure may reschedule or invalidate it.
@@ -223,6 +250,11 @@ public final class GameClock {
             } else {
                 timer.callFromLoop()
                 timer.invalidate()
+            }
+            if let nested {
+                let end = nested.now
+                nested.note(timer, from: mark, to: end)
+                mark = end
             }
         }
     }

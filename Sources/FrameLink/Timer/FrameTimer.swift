@@ -61,16 +61,40 @@ public final class FrameTimer {
         }
     }
 
-    /// The next date at which the timer fires. Before the timer is added to a loop this is
-    /// ``interval`` after time zero, unless you set it; when it is added without an explicit date it
-    /// becomes the loop's current time plus ``interval``. Setting it reschedules the timer, and a
-    /// repeating timer's grid follows the new date.
+    /// The next date at which the timer fires, on its loop's time. Before the timer is added to a
+    /// loop this is ``interval`` after time zero, unless you set it; when it is added without an
+    /// explicit date it becomes the loop's current time plus ``interval``. Setting it reschedules
+    /// the timer, and a repeating timer's grid follows the new date.
+    ///
+    /// - Precondition: The timer is not on a ``GameClock``: game time is not loop time, and a timer
+    ///   on a clock has a ``gameFireDate`` instead. Reading or setting this one there stops the
+    ///   program with a `FrameLinkError` message.
     public var fireDate: FrameInstant {
-        get { FrameInstant(nanoseconds: fireDateNanoseconds) }
+        get {
+            requireTime(.loop, "fireDate")
+            return FrameInstant(nanoseconds: fireDateNanoseconds)
+        }
         set {
-            fireDateNanoseconds = newValue.nanoseconds
-            hasExplicitFireDate = true
-            rescheduleIfActive()
+            requireTime(.loop, "fireDate")
+            setFireDate(newValue.nanoseconds, on: .loop)
+        }
+    }
+
+    /// The next date at which the timer fires, in game time, for a timer on a ``GameClock`` (see
+    /// ``add(to:)``). Before the timer is added this is ``interval`` after game time zero, unless
+    /// you set it (`clock.now + .seconds(8)`); when it is added without an explicit date it
+    /// becomes the clock's ``GameClock/now`` plus ``interval``. Setting it reschedules the timer.
+    ///
+    /// - Precondition: The timer is not on a ``FrameLoop`` (which has ``fireDate``); reading or
+    ///   setting this one there stops the program with a `FrameLinkError` message.
+    public var gameFireDate: GameInstant {
+        get {
+            requireTime(.game, "gameFireDate")
+            return GameInstant(nanoseconds: fireDateNanoseconds)
+        }
+        set {
+            requireTime(.game, "gameFireDate")
+            setFireDate(newValue.nanoseconds, on: .game)
         }
     }
 
@@ -133,7 +157,8 @@ public final class FrameTimer {
     /// The timer's slot in its loop's timer schedule, or -1 while no loop holds it.
     var slot: Int32 = -1
     let hasWeakTarget: Bool
-    private var hasExplicitFireDate = false
+    /// Which time an explicitly set fire date is in, if one was set before the timer was added.
+    private var explicitDate: _TimerTime?
     private weak var loop: FrameLoop?
     private weak var clock: GameClock?
     /// The time (the loop's or the clock's) at which the timer was paused, while it is paused.
@@ -224,6 +249,18 @@ public final class FrameTimer {
         self.fireDate = fireDate
     }
 
+    /// Creates a timer for a ``GameClock`` that first fires at the game time `gameFireDate`, then
+    /// every `interval` of game time if it repeats. Add it with ``add(to:)``.
+    ///
+    /// - Precondition: Stops the program, with a `FrameLinkError` message, for an interval that is not positive or a repeat count below 1.
+    public convenience init(
+        fireAt gameFireDate: GameInstant, interval: Duration, repeats: Bool, repeatCount: Int? = nil,
+        block: @escaping @MainActor (FrameTimer) -> Void
+    ) {
+        self.init(interval: interval, repeats: repeats, repeatCount: repeatCount, block: block)
+        self.gameFireDate = gameFireDate
+    }
+
     /// Creates a timer that holds `target` weakly and hands it to `block` on each fire; the timer
     /// invalidates itself once `target` is gone.
     ///
@@ -304,6 +341,12 @@ public final class FrameTimer {
         if clock != nil {
             preconditionFailure("FrameTimer.add(to:forMode:): the timer is on a game clock; a timer runs on one clock")
         }
+        if explicitDate == .game {
+            FrameLinkError.trap(
+                .unsupported(
+                    "FrameTimer.add(to:forMode:): the timer has a gameFireDate (game time); add it to a GameClock with add(to:), or set fireDate (loop time) instead"
+                ))
+        }
         let isFirstAdd = self.loop == nil
         self.loop = loop
         loop.timers.register(self, modeBit: loop.bit(for: mode))
@@ -312,18 +355,26 @@ public final class FrameTimer {
 
     /// Puts the timer on game time: `clock` fires it from ``GameClock/update(at:)`` once the game
     /// time reaches its fire date, so it stops while the clock is paused, runs slower or faster with
-    /// the clock's time scale and fires on single steps. The first fire date is the clock's time
-    /// plus ``interval`` unless ``fireDate`` was set (a game time). The clock keeps the timer until
-    /// it is invalidated. Adding an invalidated timer does nothing.
+    /// the clock's time scale and fires on single steps. The first fire date is the clock's
+    /// ``GameClock/now`` plus ``interval`` unless ``gameFireDate`` was set. Each fire is timed on its
+    /// own inside a loop's frame, so drop reports and traces name the timer by its ``label``. The
+    /// clock keeps the timer until it is invalidated. Adding an invalidated timer does nothing.
     ///
     /// - Parameter clock: The game clock whose time the timer runs on.
-    /// - Precondition: The timer is on no loop and no other clock.
+    /// - Precondition: The timer is on no loop and no other clock, and has no ``fireDate`` (loop
+    ///   time) set: each stops the program with a message.
     public func add(to clock: GameClock) {
         guard isValid else { return }
         guard loop == nil, self.clock == nil || self.clock === clock else {
             preconditionFailure("FrameTimer.add(to:): the timer already runs on a loop or another game clock")
         }
         guard self.clock == nil else { return }
+        if explicitDate == .loop {
+            FrameLinkError.trap(
+                .unsupported(
+                    "FrameTimer.add(to: GameClock): the timer has a fireDate, which is loop time; set gameFireDate (clock.now + delay) instead"
+                ))
+        }
         self.clock = clock
         start(at: clock.timeNanoseconds)
     }
@@ -331,7 +382,7 @@ public final class FrameTimer {
     /// Sets the first fire date (unless one was set) and schedules the timer, or notes when its
     /// pause began.
     private func start(at now: Int64) {
-        if !hasExplicitFireDate {
+        if explicitDate == nil {
             fireDateNanoseconds = now + intervalNanoseconds
         }
         if isPaused {
@@ -339,6 +390,25 @@ public final class FrameTimer {
         } else {
             schedule()
         }
+    }
+
+    /// Stops the program when the timer runs on the other kind of time than `time`.
+    private func requireTime(_ time: _TimerTime, _ property: String) {
+        if time == .loop && clock != nil {
+            FrameLinkError.trap(
+                .unsupported("FrameTimer.\(property): the timer runs on a GameClock; use gameFireDate (game time)"))
+        }
+        if time == .game && loop != nil {
+            FrameLinkError.trap(
+                .unsupported("FrameTimer.\(property): the timer runs on a FrameLoop; use fireDate (loop time)"))
+        }
+    }
+
+    /// Sets the next fire date (in nanoseconds of `time`) and reschedules the timer.
+    private func setFireDate(_ nanoseconds: Int64, on time: _TimerTime) {
+        fireDateNanoseconds = nanoseconds
+        if loop == nil && clock == nil { explicitDate = time }
+        rescheduleIfActive()
     }
 
     /// The current time of the loop or clock that runs the timer.

@@ -1,0 +1,242 @@
+import FrameLink
+import Testing
+
+/// Game time as its own type: `GameClock.now`, the step times of each `GameFrame`, timers dated
+/// in game time, interpolation between the last two steps, game timers in blame and traces, and
+/// the one rule for simulation time.
+@MainActor
+@Suite("Game time: typed instants, step times, interpolation, game timers in blame")
+struct GameTimeTypesTests {
+    /// A small deterministic generator (SplitMix64), so that each random run is reproducible.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("clock.now is game time: it follows updates, the time scale and the pause, and equals the frame's time")
+    func nowFollowsGameTime() {
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        #expect(clock.now == .zero)
+        _ = clock.update(at: FrameInstant(nanoseconds: 5_000_000_000))  // the first update counts no time
+        #expect(clock.now == .zero)
+        let frame = clock.update(at: FrameInstant(nanoseconds: 5_016_000_000))
+        #expect(clock.now == GameInstant.zero + .milliseconds(16))
+        #expect(frame.time == clock.now)
+        clock.timeScale = 0.5
+        _ = clock.update(at: FrameInstant(nanoseconds: 5_036_000_000))
+        #expect(clock.now == GameInstant(nanoseconds: 26_000_000))
+        clock.pause()
+        _ = clock.update(at: FrameInstant(nanoseconds: 6_000_000_000))
+        #expect(clock.now.seconds == 0.026)
+        #expect(clock.now - GameInstant.zero == clock.time)
+    }
+
+    @Test(
+        "each step's time is exact: on random frames, scales, pauses, single steps and stalls, the steps are k × step")
+    func stepTimesAreExact() {
+        for seed in UInt64(1)...40 {
+            var random = Generator(state: seed)
+            let step = Int64.random(in: 1_000_000...20_000_000, using: &random)
+            let clock = GameClock(
+                fixedStep: .nanoseconds(step), maximumStepsPerFrame: Bool.random(using: &random) ? 3 : nil)
+            var now: Int64 = 0
+            var times: [GameInstant] = []
+            var counted = 0
+            for _ in 0..<400 {
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0: clock.timeScale = Double.random(in: 0...3, using: &random)
+                case 1: clock.isPaused ? clock.resume() : clock.pause()
+                case 2: clock.step()
+                case 3: now += Int64.random(in: 0...400_000_000, using: &random)  // a stall
+                default: break
+                }
+                now += Int64.random(in: 0...30_000_000, using: &random)
+                let frame = clock.update(at: FrameInstant(nanoseconds: now))
+                #expect(frame.stepTimes.count == frame.steps)
+                times += frame.stepTimes
+                counted += frame.steps
+                // The frame shows alpha of a step after its last step's state.
+                let last = times.last ?? .zero
+                #expect(
+                    (frame.time - last) == .nanoseconds(Int64((frame.alpha * Double(step)).rounded())),
+                    "seed \(seed)")
+            }
+            let expected = (1...max(counted, 1)).prefix(counted).map { GameInstant(nanoseconds: Int64($0) * step) }
+            #expect(times == expected, "seed \(seed): every step simulates to the next multiple of the step")
+        }
+    }
+
+    @Test("an effect begun at its step's time shows the same in a stalled run as in a smooth one, with no arithmetic")
+    func beginTimeFromTheStep() {
+        func run(stall: Bool) -> [FrameInstant: Double] {
+            let (source, loop) = makeLoop()
+            let clock = GameClock(fixedStep: .milliseconds(10))
+            let effects = Animator(loop: loop, gameClock: clock)
+            var steps = 0
+            var effect = 0.0
+            var shown: [FrameInstant: Double] = [:]
+            DisplayLink { link in
+                let frame = clock.update(at: link.targetTimestamp)
+                for stepTime in frame.stepTimes {
+                    steps += 1
+                    guard steps == 37 else { continue }
+                    let timing = AnimationTiming(beginTime: effects.time(at: stepTime))
+                    effects.add(Tween(from: 0.0, to: 100, duration: 0.5), timing: timing) { effect = $0 }
+                }
+            }.add(to: loop, forMode: .common)
+            DisplayLink(phase: .render) { link in shown[link.timestamp] = effect }.add(to: loop, forMode: .common)
+            if stall {
+                source.advance(to: .seconds(0.3))
+                source.advance(by: .milliseconds(200))
+            }
+            source.advance(to: .seconds(1.2))
+            return shown
+        }
+        let smooth = run(stall: false)
+        let stalled = run(stall: true)
+        let shared = Set(smooth.keys).intersection(stalled.keys).filter { $0 > .seconds(0.5) }
+        #expect(shared.count > 35)
+        for timestamp in shared { #expect(smooth[timestamp] == stalled[timestamp], "at \(timestamp)") }
+        #expect(shared.contains { (smooth[$0] ?? 0) > 0 && (smooth[$0] ?? 100) < 100 }, "the effect was running")
+    }
+
+    @Test("Interpolated renders exactly one step behind game time for constant motion, at any display rate")
+    func interpolationLagsOneStep() {
+        for rate: FrameRate in [.hz60, 144, 75, 30] {
+            let (source, loop) = makeLoop(rate: rate)
+            let clock = GameClock(fixedStep: .milliseconds(10))
+            let speed = 3.0  // units per second of game time
+            var position = Interpolated(0.0)
+            var checked = 0
+            DisplayLink { link in
+                let frame = clock.update(at: link.targetTimestamp)
+                for time in frame.stepTimes { position.advance(to: speed * time.seconds) }
+                guard frame.time >= GameInstant.zero + .milliseconds(10) else { return }
+                let shown = position.value(at: frame.alpha)
+                let expected = speed * (frame.time - .milliseconds(10)).seconds
+                #expect(abs(shown - expected) < 1e-9, "\(rate) at \(frame.time)")
+                checked += 1
+            }.add(to: loop, forMode: .common)
+            source.advance(frames: 200)
+            #expect(checked > 190)
+        }
+        var teleported = Interpolated(SIMD2<Double>(0, 0))
+        teleported.advance(to: SIMD2(1, 1))
+        #expect(teleported.value(at: 0.5) == SIMD2(0.5, 0.5))
+        teleported.reset(to: SIMD2(100, 0))
+        #expect(teleported.value(at: 0.5) == SIMD2(100, 0), "a reset shows no motion toward the new place")
+        #expect(teleported.previous == teleported.current)
+    }
+
+    @Test("a game timer is dated in game time: gameFireDate and init(fireAt:) with clock.now")
+    func gameFireDate() {
+        let (source, loop, clock) = makeGame()
+        var fired: [GameInstant] = []
+        source.advance(to: .seconds(1))
+        clock.pause()
+        source.advance(to: .seconds(3))  // 2 s of pause menu: no game time
+        clock.resume()
+        let timer = FrameTimer(fireAt: clock.now + .seconds(2), interval: .seconds(1), repeats: false) { _ in
+            fired.append(clock.now)
+        }
+        #expect(timer.gameFireDate == clock.now + .seconds(2))
+        timer.add(to: clock)
+        let other = FrameTimer(interval: .seconds(5), repeats: false) { _ in fired.append(clock.now) }
+        other.gameFireDate = GameInstant(nanoseconds: 2_500_000_000)
+        other.add(to: clock)
+        source.advance(to: .seconds(6))
+        #expect(fired.count == 2)
+        #expect(fired.first.map { $0 >= GameInstant(nanoseconds: 2_500_000_000) } == true)
+        #expect(fired.last.map { $0 >= clock.now - .seconds(3) + .seconds(2) } == true)
+        #expect(loop.timestamp >= .seconds(5.9))
+    }
+
+    func makeGame() -> (ManualFrameSource, FrameLoop, GameClock) {
+        let (source, loop) = makeLoop(rate: 100)
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        DisplayLink { link in _ = clock.update(at: link.targetTimestamp) }.add(to: loop, forMode: .common)
+        return (source, loop, clock)
+    }
+
+    @Test(
+        "the first update counts no time: a timer added to the clock fires one frame after the same timer on the loop")
+    func firstUpdateChoice() {
+        let (source, loop) = makeLoop(rate: 100)
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        var frames: [String: Int64] = [:]
+        DisplayLink { link in _ = clock.update(at: link.targetTimestamp) }.add(to: loop, forMode: .common)
+        FrameTimer(interval: .milliseconds(500), repeats: false) { _ in frames["loop"] = loop.frameIndex }
+            .add(to: loop, forMode: .common)
+        FrameTimer(interval: .milliseconds(500), repeats: false) { _ in frames["clock"] = loop.frameIndex }
+            .add(to: clock)
+        source.advance(to: .seconds(1))
+        let onLoop = frames["loop"] ?? -1
+        let onClock = frames["clock"] ?? -1
+        #expect(onLoop > 0)
+        #expect(onClock == onLoop + 1, "the clock's time starts at its first update, one frame after the loop's")
+    }
+
+    @Test("a slow game timer is blamed and traced under its own label, not as the link that updated the clock")
+    func gameTimerInBlameAndTrace() throws {
+        let (source, loop) = makeLoop()
+        let log = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
+        log.recordsCallbacks = true
+        loop.frameLog = log
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        let update = DisplayLink { link in
+            source.simulateWork(for: .milliseconds(1))
+            _ = clock.update(at: link.targetTimestamp)
+        }
+        update.label = "game update"
+        update.add(to: loop, forMode: .common)
+        let wave = FrameTimer(interval: .milliseconds(500), repeats: false) { _ in
+            source.simulateWork(for: .milliseconds(40))
+        }
+        wave.label = "spawn wave"
+        wave.add(to: clock)
+        source.advance(frames: 60)
+        let drop = try #require(loop.statistics.drops.first)
+        #expect(drop.culprit == "spawn wave")
+        #expect(drop.culpritDuration == 40_000_000)
+        let slices = log.callbackSlices
+        let waveSlices = slices.filter { $0.label == "spawn wave" }
+        #expect(waveSlices.map(\.duration) == [40_000_000])
+        let enclosing = try #require(slices.first { $0.label == "game update" && $0.duration > 40_000_000 })
+        let waveSlice = try #require(waveSlices.first)
+        #expect(
+            enclosing.start <= waveSlice.start
+                && waveSlice.start + waveSlice.duration <= enclosing.start + enclosing.duration)
+        #expect(slices.map(\.start) == slices.map(\.start).sorted(), "slices stay oldest first")
+    }
+
+    @Test("one rule for simulation time: deltaTime sums to the time really shown, across a 50 ms stall")
+    func deltaTimeSumsToShownTime() throws {
+        let (source, loop) = makeLoop()
+        var sum = Duration.zero
+        var first: FrameInstant?
+        var lastTarget = FrameInstant.zero
+        var frame = 0
+        var gridSum = Duration.zero
+        DisplayLink { link in
+            if first == nil { first = link.timestamp }
+            sum += link.deltaTime
+            gridSum += link.targetTimestamp - link.timestamp
+            lastTarget = link.targetTimestamp
+            frame += 1
+            if frame == 60 { source.simulateWork(for: .milliseconds(50)) }
+        }.add(to: loop, forMode: .common)
+        source.advance(to: .seconds(2))
+        #expect(loop.statistics.droppedFrames > 0)
+        let start = try #require(first)
+        // Up to the grid's own rounding (frame k at k × 1e9 / 60 ns, rounded down: 1 ns).
+        #expect(abs((sum - (lastTarget - start)).wholeNanoseconds) <= 1, "the steps simulated cover the time shown")
+        // The old rule, target − timestamp per frame, loses the dropped frames' time.
+        #expect((lastTarget - start) - gridSum >= .milliseconds(33))
+    }
+}
