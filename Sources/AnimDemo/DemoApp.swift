@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
-import FrameLink
+// The presentation log compares with the compositor in CLOCK_MONOTONIC: it needs the source epoch.
+@_spi(FrameSourceImplementation) import FrameLink
 import FrameLinkSDL
 
 /// AnimDemo itself, laid out as a game would be: initialization (window, atlas, scene, HUD, timers),

@@ -1,5 +1,5 @@
 public import CSDL2
-internal import FrameLink
+@_spi(FrameSourceImplementation) internal import FrameLink
 
 extension SDLHost {
     /// Polls every pending SDL event and handles it in order: updates the drag state (switching the
@@ -7,7 +7,7 @@ extension SDLHost {
     ///
     /// The loop calls this at the start of each frame; call it yourself only if you run frames
     /// without the host's loop hooks.
-    public func pumpEvents() {
+    package func pumpEvents() {
         var event = SDL_Event()
         while isOpen, SDL_PollEvent(&event) != 0 {
             handle(event)
@@ -22,7 +22,7 @@ extension SDLHost {
     /// (`FrameLoop.isOutputHidden`: no frames are run or presented until it is shown again).
     ///
     /// Useful for feeding events that a game polls itself, and in tests.
-    public func handle(_ event: SDL_Event) {
+    package func handle(_ event: SDL_Event) {
         if event.type == SDL_WINDOWEVENT.rawValue, Self.mayChangeRefreshRate(event.window.event), let window {
             displayChanged(reportedRate: Self.reportedRefreshRate(of: window))
         }

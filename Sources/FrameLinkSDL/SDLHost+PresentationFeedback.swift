@@ -1,5 +1,5 @@
 internal import CFrameLinkSDLShims
-internal import FrameLink
+@_spi(FrameSourceImplementation) internal import FrameLink
 
 extension SDLHost {
     /// Whether a host with a display asks the compositor when its frames reach the screen (true by

@@ -1,5 +1,5 @@
 public import CSDL2
-public import FrameLink
+@_spi(FrameSourceImplementation) public import FrameLink
 
 /// A window and its presenter — an SDL renderer or an OpenGL context — that drive a `FrameLoop`:
 /// the tie between FrameLink's timing core and an SDL2 game.

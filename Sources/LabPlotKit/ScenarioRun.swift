@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 
 /// A plotted scenario's run: a ``FrameLoop`` and a ``DisplayLink`` driven by a ``PresentSource`` on
 /// a ``DisplayLab``, on the lab's virtual time (nothing sleeps), and every frame's timestamp matched

@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 
 /// A scenario run on the display lab: what the loop handed its display link each frame, and the
 /// lab's ground truth.

@@ -1,5 +1,5 @@
 import CSDL2
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import XCTest
 
 @testable import FrameLinkSDL

@@ -1,6 +1,6 @@
 import CSDL2
 import Foundation
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import FrameLinkSDL
 import XCTest
 

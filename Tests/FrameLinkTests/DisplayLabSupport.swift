@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 
 /// One scenario of the display lab: a display, a frame's work, and what happens during the run.
 struct LabScenario: CustomStringConvertible, Sendable {

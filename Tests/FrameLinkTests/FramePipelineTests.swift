@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 /// One frame, top to bottom: a source's present, pacer and timestamp steps, the loop's one wait,

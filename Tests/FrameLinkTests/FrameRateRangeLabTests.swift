@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 /// Frame-rate ranges and frame caps on the display lab: what the display truly showed.

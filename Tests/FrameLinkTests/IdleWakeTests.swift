@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import FrameLink
+@_spi(FrameSourceImplementation) @testable import FrameLink
 
 /// The idle loop without slices: with nothing to run it sleeps until its next timer, input on the
 /// host's descriptor, or main-queue work, and wakes for nothing else. On the process main thread

@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 /// Latency mode on the display lab: scripted input events and frame costs on a 60 Hz double-buffered

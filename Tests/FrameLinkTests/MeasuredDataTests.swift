@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FrameLink
+@_spi(FrameSourceImplementation) @testable import FrameLink
 
 /// Data FrameLink measures (present returns, fitted vsync periods) never reaches a trap.
 @MainActor

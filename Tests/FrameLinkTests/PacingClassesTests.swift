@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FrameLink
+@_spi(FrameSourceImplementation) @testable import FrameLink
 
 /// The classes of pacing defect that random displays found, each on the display lab against its
 /// ground truth; each of these failed before its fix.

@@ -1,7 +1,7 @@
 import Logging
 import Testing
 
-@testable import FrameLink
+@_spi(FrameSourceImplementation) @testable import FrameLink
 
 /// FrameLink logs pacing decisions through swift-log (label `framelink`) when they change, never per
 /// frame; on the display lab, with a handler that keeps the messages.

@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 /// The typed pacing state: what a game switches on instead of reading text, its sentences, and

@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 /// A simulated display on virtual time: present blocks until the next vsync (or not at all).

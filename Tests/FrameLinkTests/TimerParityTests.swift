@@ -1,4 +1,4 @@
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 /// The NSTimer behaviours the seed articles describe, checked against FrameTimer on virtual time.

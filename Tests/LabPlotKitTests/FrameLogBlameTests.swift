@@ -1,5 +1,5 @@
 import Foundation
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
 @testable import FrameLinkCommand

@@ -1,5 +1,5 @@
 import Benchmark
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 
 /// A frame source that never waits, yet whose clock reads the real monotonic clock, as
 /// DeadlineSource's and PresentSource's do, so that the per-callback timing for blame costs what it

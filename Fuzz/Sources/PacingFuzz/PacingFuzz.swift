@@ -1,5 +1,5 @@
 import Foundation
-import FrameLink
+@_spi(FrameSourceImplementation) import FrameLink
 import FuzzCorpus
 
 /// Runs one input as a script for a frame loop on virtual time: the first bytes choose a pacing

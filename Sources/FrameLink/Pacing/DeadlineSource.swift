@@ -39,7 +39,7 @@ public final class DeadlineSource: FrameSource {
     public var present: (@MainActor () -> Void)?
 
     /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
-    public var inputPending: (@MainActor () -> Bool)?
+    @_spi(FrameSourceImplementation) public var inputPending: (@MainActor () -> Bool)?
 
     /// How the host's input can wake an idle loop (`SDLHost` sets it); `nil`: polled.
     package var idleInput: (@MainActor () -> _IdleInput)?
@@ -66,7 +66,7 @@ public final class DeadlineSource: FrameSource {
     public let clock: any PacingClock
 
     /// The clock's reading when the source was created: its time zero.
-    public let epochNanoseconds: Int64
+    @_spi(FrameSourceImplementation) public let epochNanoseconds: Int64
 
     private weak var loop: FrameLoop?
     private var origin: Int64
@@ -85,7 +85,7 @@ public final class DeadlineSource: FrameSource {
     }
 
     /// Calls the present function, if one is set, timing it.
-    public func presentFrame() {
+    @_spi(FrameSourceImplementation) public func presentFrame() {
         guard let present else { return }
         let start = clock.nanoseconds()
         present()
@@ -93,23 +93,23 @@ public final class DeadlineSource: FrameSource {
     }
 
     /// How long the last present call took, in nanoseconds.
-    public private(set) var lastPresentDuration: Int64 = 0
+    @_spi(FrameSourceImplementation) public private(set) var lastPresentDuration: Int64 = 0
 
     /// A wait until the next deadline of the grid (none for a frame less than a quarter period late).
-    public func nextFrameWait() -> FrameWait {
+    @_spi(FrameSourceImplementation) public func nextFrameWait() -> FrameWait {
         wasIdle = false
         return deadlineWait(framesAfterLast: 1)
     }
 
     /// An idle wait until `deadline` or input; the frames after it keep the grid's phase.
-    public func idleWait(until deadline: FrameInstant?) -> FrameWait {
+    @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait {
         wasIdle = true
         return .idle(until: deadline)
     }
 
     /// The moment the wait ended: the deadline reached (or the moment a little-late frame was
     /// taken).
-    public func beginFrame(at instant: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func beginFrame(at instant: FrameInstant) -> FrameInstant {
         let reached = instant
         if wasIdle { noteIdleEnded(at: reached) }
         return reached
@@ -135,14 +135,14 @@ public final class DeadlineSource: FrameSource {
     }
 
     /// The grid deadline `frames` frames after the frame at `timestamp`.
-    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds - origin + 1) + frames - 1
         return FrameInstant(nanoseconds: origin + refreshRate.offsetNanoseconds(ofFrame: index))
     }
 
     /// Paces frames at a rate in `range`, or at ``refreshRate`` again for `nil`: the preferred rate,
     /// directly (no vsync paces a deadline grid, so any rate is even). The grid restarts now.
-    public func requestFrameRate(in range: FrameRateRange?) {
+    @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {
         apply(range.map { $0.directChoice() })
     }
 
@@ -156,7 +156,7 @@ public final class DeadlineSource: FrameSource {
     }
 
     /// Remembers the loop, for its waiter's description.
-    public func attach(to loop: FrameLoop) {
+    @_spi(FrameSourceImplementation) public func attach(to loop: FrameLoop) {
         self.loop = loop
     }
 

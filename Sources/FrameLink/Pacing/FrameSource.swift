@@ -28,7 +28,7 @@ public protocol FrameSource: AnyObject {
 
     /// The clock's reading, in its nanoseconds, at the source's time zero: ``now`` is the clock's
     /// time minus it, and a ``FrameWait``'s instants are on that timeline.
-    var epochNanoseconds: Int64 { get }
+    @_spi(FrameSourceImplementation) var epochNanoseconds: Int64 { get }
 
     /// The current time on the source's timeline. The default is the clock's time minus
     /// ``epochNanoseconds``.
@@ -37,43 +37,43 @@ public protocol FrameSource: AnyObject {
     /// Presents what the last frame drew (the present step; it may block until vsync). Called at
     /// the start of every frame, before the wait, whether or not a display link is active, so that
     /// a frame drawn while none is still reaches the screen. The default does nothing.
-    func presentFrame()
+    @_spi(FrameSourceImplementation) func presentFrame()
 
     /// How long the last ``presentFrame()`` took, in nanoseconds (0 for sources that do not
     /// present): blamed as the `present` phase, apart from the wait that follows it.
-    var lastPresentDuration: Int64 { get }
+    @_spi(FrameSourceImplementation) var lastPresentDuration: Int64 { get }
 
     /// The wait before the next frame, decided after ``presentFrame()`` while a display link (or a
     /// task waiting for a frame) is active: the pacer's step.
-    func nextFrameWait() -> FrameWait
+    @_spi(FrameSourceImplementation) func nextFrameWait() -> FrameWait
 
     /// The wait while no display link is active: until `deadline` (the next timer's fire date;
     /// `nil` for none) or input. The default is ``FrameWait/idle(until:)``, which never spins; a
     /// source must not busy-wait here.
-    func idleWait(until deadline: FrameInstant?) -> FrameWait
+    @_spi(FrameSourceImplementation) func idleWait(until deadline: FrameInstant?) -> FrameWait
 
     /// Returns true when input is waiting; checked between idle sleeps so that input ends an idle
     /// wait. The default is `nil`: idle waits last until their deadline.
-    var inputPending: (@MainActor () -> Bool)? { get }
+    @_spi(FrameSourceImplementation) var inputPending: (@MainActor () -> Bool)? { get }
 
     /// Begins the frame that the last wait led to and returns its timestamp: called once, right
     /// after the wait, which ended at `instant` (read by the waiter the moment the wait was over,
     /// before it gave up real-time priority: a thread lowered to normal priority on a busy machine
     /// can wait milliseconds for a core before it reads the clock again).
-    func beginFrame(at instant: FrameInstant) -> FrameInstant
+    @_spi(FrameSourceImplementation) func beginFrame(at instant: FrameInstant) -> FrameInstant
 
     /// Called when the frame's work begins: right after ``beginFrame(at:)``, or after latency mode's
     /// wait (``FrameLoop/minimizesInputLatency``). A source that measures frame costs measures them
     /// from here. The default does nothing.
-    func beginWork(at instant: FrameInstant)
+    @_spi(FrameSourceImplementation) func beginWork(at instant: FrameInstant)
 
     /// Called when a loop starts using the source. The default does nothing.
-    func attach(to loop: FrameLoop)
+    @_spi(FrameSourceImplementation) func attach(to loop: FrameLoop)
 
     /// Whether frames may begin later than their boundary (``FrameLoop/minimizesInputLatency``)
     /// without disturbing what the source measures. The default is true; a source still measuring
     /// how present behaves says false until it knows.
-    var acceptsLateFrames: Bool { get }
+    @_spi(FrameSourceImplementation) var acceptsLateFrames: Bool { get }
 
     /// How the source paces frames and why, for reports (for example
     /// `"deadline 60 Hz: present returned in 0.05 ms, vsync not honoured"`).
@@ -81,7 +81,7 @@ public protocol FrameSource: AnyObject {
 
     /// The time `frames` frames after the frame at `timestamp` is expected to begin: the ideal
     /// grid time where the source has a grid. The default adds `frames` rounded periods.
-    func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant
+    @_spi(FrameSourceImplementation) func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant
 
     /// The time the frame being built will reach the screen, when the source knows it: a swap chain
     /// that queues frames shows a frame some vsyncs after the frame's timestamp. `nil` (the
@@ -93,7 +93,7 @@ public protocol FrameSource: AnyObject {
     /// even rate closest to the preferred one (``FrameRateRange/choice(dividing:)``); one whose
     /// display shows frames as they come paces the preferred rate directly. The default ignores
     /// the request (``frameRateChoice`` stays `nil`, and the loop logs that).
-    func requestFrameRate(in range: FrameRateRange?)
+    @_spi(FrameSourceImplementation) func requestFrameRate(in range: FrameRateRange?)
 
     /// The rate chosen for the last requested range, and why; `nil` while none is requested (or
     /// the source does not take requests).
@@ -104,13 +104,13 @@ public protocol FrameSource: AnyObject {
     /// the moment present returned on a variable-refresh display that shows frames as they come.
     /// The loop measures input latency to it. `nil` (the default) means the frame's target, later
     /// by the frames the loop counted as dropped.
-    var shownAtLastBoundary: FrameInstant? { get }
+    @_spi(FrameSourceImplementation) var shownAtLastBoundary: FrameInstant? { get }
 
     /// The refreshes the display showed an old frame again in the interval that ended at the last
     /// frame boundary, when the source knows them (from its vsync grid or presentation feedback):
     /// a queued frame can absorb a late one, so the interval alone may over-count. `nil` (the
     /// default) lets the loop count them from the interval.
-    var droppedFramesAtLastBoundary: Int? { get }
+    @_spi(FrameSourceImplementation) var droppedFramesAtLastBoundary: Int? { get }
 }
 
 extension FrameSource {
@@ -118,25 +118,25 @@ extension FrameSource {
     public var now: FrameInstant { FrameInstant(nanoseconds: clock.nanoseconds() - epochNanoseconds) }
 
     /// Does nothing: the source does not present.
-    public func presentFrame() {}
+    @_spi(FrameSourceImplementation) public func presentFrame() {}
 
     /// Zero: the source does not present.
-    public var lastPresentDuration: Int64 { 0 }
+    @_spi(FrameSourceImplementation) public var lastPresentDuration: Int64 { 0 }
 
     /// ``FrameWait/idle(until:)`` until `deadline`.
-    public func idleWait(until deadline: FrameInstant?) -> FrameWait { .idle(until: deadline) }
+    @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait { .idle(until: deadline) }
 
     /// `nil`: idle waits last until their deadline.
-    public var inputPending: (@MainActor () -> Bool)? { nil }
+    @_spi(FrameSourceImplementation) public var inputPending: (@MainActor () -> Bool)? { nil }
 
     /// Does nothing: the source measures no frame costs.
-    public func beginWork(at instant: FrameInstant) {}
+    @_spi(FrameSourceImplementation) public func beginWork(at instant: FrameInstant) {}
 
     /// True: frames may begin late.
-    public var acceptsLateFrames: Bool { true }
+    @_spi(FrameSourceImplementation) public var acceptsLateFrames: Bool { true }
 
     /// Does nothing: most sources need no reference to their loop.
-    public func attach(to loop: FrameLoop) {}
+    @_spi(FrameSourceImplementation) public func attach(to loop: FrameLoop) {}
 
     /// The source's type and rate, such as `"ManualFrameSource at 60 Hz"`.
     public var pacingDescription: String { "\(type(of: self)) at \(refreshRate)" }
@@ -145,19 +145,19 @@ extension FrameSource {
     public var targetTimestamp: FrameInstant? { nil }
 
     /// `nil`: the frame is shown at its target, later by the dropped frames.
-    public var shownAtLastBoundary: FrameInstant? { nil }
+    @_spi(FrameSourceImplementation) public var shownAtLastBoundary: FrameInstant? { nil }
 
     /// Ignores the request: the source paces at its own rate.
-    public func requestFrameRate(in range: FrameRateRange?) {}
+    @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {}
 
     /// `nil`: the source takes no frame-rate requests.
     public var frameRateChoice: FrameRateChoice? { nil }
 
     /// `nil`: the loop counts dropped frames from the interval.
-    public var droppedFramesAtLastBoundary: Int? { nil }
+    @_spi(FrameSourceImplementation) public var droppedFramesAtLastBoundary: Int? { nil }
 
     /// Adds `frames` periods of ``refreshRate`` (rounded to the nanosecond) to `timestamp`.
-    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         FrameInstant(nanoseconds: timestamp.nanoseconds + frames * refreshRate.periodNanoseconds)
     }
 }

@@ -33,7 +33,7 @@ public final class ManualFrameSource: FrameSource {
     public var clock: any PacingClock { virtualClock }
 
     /// Zero: virtual time starts at zero.
-    public var epochNanoseconds: Int64 { 0 }
+    @_spi(FrameSourceImplementation) public var epochNanoseconds: Int64 { 0 }
 
     /// The current virtual time; starts at zero.
     public var now: FrameInstant { FrameInstant(nanoseconds: virtualClock.now) }
@@ -124,13 +124,13 @@ public final class ManualFrameSource: FrameSource {
     /// Runs frames at the even rate in `range` closest to its preferred rate, a whole division of
     /// the virtual display's (``FrameRateRange/choice(dividing:)``), or on every refresh again for
     /// `nil`. The grid keeps its origin: frames land on every k-th refresh of the display.
-    public func requestFrameRate(in range: FrameRateRange?) {
+    @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {
         frameRateChoice = range.map { $0.choice(dividing: displayRefreshRate) }
         refreshRate = frameRateChoice?.rate ?? displayRefreshRate
     }
 
     /// Remembers the loop that `advance` drives.
-    public func attach(to loop: FrameLoop) {
+    @_spi(FrameSourceImplementation) public func attach(to loop: FrameLoop) {
         self.loop = loop
     }
 
@@ -199,7 +199,7 @@ public final class ManualFrameSource: FrameSource {
     /// A wait until the next frame: the next grid point, the end of a pending long frame
     /// (``advance(by:)``), or the next recorded timestamp while replaying. The loop's waiter jumps
     /// the virtual clock there.
-    public func nextFrameWait() -> FrameWait {
+    @_spi(FrameSourceImplementation) public func nextFrameWait() -> FrameWait {
         let next: Int64
         if let interval = pendingInterval {
             pendingInterval = nil
@@ -222,23 +222,23 @@ public final class ManualFrameSource: FrameSource {
 
     /// The same wait as ``nextFrameWait()``: the virtual display keeps refreshing while the loop
     /// is idle, so tests advance in frames whether or not a link is active.
-    public func idleWait(until deadline: FrameInstant?) -> FrameWait {
+    @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait {
         nextFrameWait()
     }
 
     /// The virtual time the wait reached: the frame's timestamp.
-    public func beginFrame(at instant: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func beginFrame(at instant: FrameInstant) -> FrameInstant {
         lastFrameTime = instant.nanoseconds
         return instant
     }
 
     /// While replaying, the drops recorded for the interval that just ended (a vsync-locked source
     /// may have counted fewer than the interval holds); else `nil`.
-    public var droppedFramesAtLastBoundary: Int? { replayedDrops }
+    @_spi(FrameSourceImplementation) public var droppedFramesAtLastBoundary: Int? { replayedDrops }
 
     /// The grid point `frames` frames after `timestamp` (the time of the next grid point when
     /// `timestamp` is off the grid, after a long frame).
-    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds + 1) + frames - 1
         return FrameInstant(nanoseconds: refreshRate.offsetNanoseconds(ofFrame: index))
     }

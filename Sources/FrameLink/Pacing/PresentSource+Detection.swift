@@ -100,7 +100,7 @@ extension PresentSource {
     /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
     /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
     /// has decided to pace by deadline; always under forced pacing.
-    public var acceptsLateFrames: Bool {
+    @_spi(FrameSourceImplementation) public var acceptsLateFrames: Bool {
         guard pacing == .automatic else { return true }
         switch mode {
         case .vsync: return grid.isUsable

@@ -74,7 +74,7 @@ extension PresentSource {
     ///   the preferred rate (never above the display's maximum), and the display shows each as it
     ///   comes;
     /// - in deadline mode (no vsync honoured), the deadline grid runs at the preferred rate.
-    public func requestFrameRate(in range: FrameRateRange?) {
+    @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {
         guard range != requestedRange else { return }
         requestedRange = range
         applyRequestedRange()

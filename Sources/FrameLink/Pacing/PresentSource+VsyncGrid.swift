@@ -5,7 +5,7 @@ extension PresentSource {
     /// the swap-chain model (or presentation feedback) puts it on while frames follow the vsync
     /// grid; the moment present returned while a requested rate below a variable-refresh display's
     /// maximum is paced directly; else `nil`.
-    public var shownAtLastBoundary: FrameInstant? { knownShownTime.map { FrameInstant(nanoseconds: $0) } }
+    @_spi(FrameSourceImplementation) public var shownAtLastBoundary: FrameInstant? { knownShownTime.map { FrameInstant(nanoseconds: $0) } }
 
     /// Reports ignored as implausible (see ``reportPresentation(ofFrame:at:)``).
     var ignoredReports: Int { reports.ignored }
@@ -29,7 +29,7 @@ extension PresentSource {
 
     /// How many times the vsync grid was fitted again because returns stopped fitting it (a move
     /// to a display with another rate, a hide and show that moved the phase).
-    public var vsyncRelocks: Int { grid.relocks }
+    @_spi(FrameSourceImplementation) public var vsyncRelocks: Int { grid.relocks }
 
     /// When the frame being built will be shown, while frames follow the vsync grid.
     public var targetTimestamp: FrameInstant? {
@@ -38,7 +38,7 @@ extension PresentSource {
 
     /// The refreshes the display missed before the frame just presented, from the swap-chain model,
     /// while frames follow the vsync grid.
-    public var droppedFramesAtLastBoundary: Int? { knownDrops }
+    @_spi(FrameSourceImplementation) public var droppedFramesAtLastBoundary: Int? { knownDrops }
 
     /// Tells the source when frame `frame` (counted by ``presentCount``) reached the screen, on the
     /// source's timeline (its ``now``): presentation feedback, as Wayland's presentation-time
@@ -54,7 +54,7 @@ extension PresentSource {
     /// - Parameters:
     ///   - frame: The frame's number: the value of ``presentCount`` after its present.
     ///   - instant: When it reached the screen, on the source's timeline.
-    public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
+    @_spi(FrameSourceImplementation) public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
         _ = acceptPresentation(ofFrame: frame, at: instant)
     }
 
@@ -82,7 +82,7 @@ extension PresentSource {
     }
 
     /// The clock's reading at the source's time zero (its deadline pacer's).
-    public var epochNanoseconds: Int64 { deadline.epochNanoseconds }
+    @_spi(FrameSourceImplementation) public var epochNanoseconds: Int64 { deadline.epochNanoseconds }
 
     /// Offers the grid what is known of the vsync: reported presentation times, or else the
     /// return of a present that blocked.

@@ -171,7 +171,7 @@ public final class PresentSource: FrameSource {
     /// more than 60 fps. Without one, holding frames would disturb a real display's swap chain, so
     /// they are not held. Either way, once measured, a vsync faster than the display's rate is
     /// paced by deadline at that rate.
-    public var capsAtDisplayRefreshRate = false
+    @_spi(FrameSourceImplementation) public var capsAtDisplayRefreshRate = false
 
     /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
     /// of blocking presents fit one.
@@ -201,7 +201,7 @@ public final class PresentSource: FrameSource {
     /// source does not measure: frames keep the display's rate and phase (the vsync grid's, when
     /// one is known) on a deadline, no drop is counted (nothing was to be shown), and when it is
     /// shown again the swap-chain model starts afresh from the first frame shown.
-    public var isWindowHidden = false {
+    @_spi(FrameSourceImplementation) public var isWindowHidden = false {
         didSet {
             guard isWindowHidden != oldValue, isWindowHidden, let lastTimestamp else { return }
             if let measuredRefreshRate, grid.isUsable, !vsyncIsFasterThanDisplay, !keepsNoPhase {
@@ -230,20 +230,20 @@ public final class PresentSource: FrameSource {
     var knownShownTime: Int64?
 
     /// How long the last present took, in nanoseconds.
-    public private(set) var lastPresentDuration: Int64 = 0
+    @_spi(FrameSourceImplementation) public private(set) var lastPresentDuration: Int64 = 0
 
     /// The clock the source reads and sleeps on.
     public var clock: any PacingClock { deadline.clock }
 
     /// The deadline pacer used when vsync is not honoured.
-    public let deadline: DeadlineSource
+    @_spi(FrameSourceImplementation) public let deadline: DeadlineSource
 
     /// Presents the frame; may block until vsync. Called at every frame boundary, and once before
     /// an idle wait so that a frame drawn while no display link is active still reaches the screen.
-    public var present: (@MainActor () -> Void)?
+    @_spi(FrameSourceImplementation) public var present: (@MainActor () -> Void)?
 
     /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
-    public var inputPending: (@MainActor () -> Bool)? {
+    @_spi(FrameSourceImplementation) public var inputPending: (@MainActor () -> Bool)? {
         get { deadline.inputPending }
         set { deadline.inputPending = newValue }
     }
@@ -256,7 +256,7 @@ public final class PresentSource: FrameSource {
 
     /// A note appended to ``pacingDescription``, such as where the nominal rate came from
     /// (`"the display reports no refresh rate, 60 Hz assumed"`).
-    public var note: String?
+    @_spi(FrameSourceImplementation) public var note: String?
     /// How long the last presents took (16: the window whose median the reasons quote).
     var presentDurations = _Ring(capacity: PresentSource.presentDurationsWindow)
     /// The last frame's timestamp, on the source's timeline (`nil` before the first and after an
@@ -296,7 +296,7 @@ public final class PresentSource: FrameSource {
     /// once per vsync); presentation feedback, when reported, overrides it.
     ///
     /// A count outside 2…8 is a programmer error and traps.
-    public var swapChainBuffers = 2 {
+    @_spi(FrameSourceImplementation) public var swapChainBuffers = 2 {
         didSet {
             precondition(
                 (2...8).contains(swapChainBuffers),
@@ -305,7 +305,7 @@ public final class PresentSource: FrameSource {
     }
 
     /// The number of times present has been called; a presenter's feedback names frames by it.
-    public private(set) var presentCount: Int64 = 0
+    @_spi(FrameSourceImplementation) public private(set) var presentCount: Int64 = 0
 
     /// Creates a source that calls `present` at every frame boundary.
     ///
@@ -371,7 +371,7 @@ public final class PresentSource: FrameSource {
     /// Presents what the last frame drew and times the call. While auto frame rate presents on
     /// every 2nd vsync, the present is held until the vsync in between has passed (a present on a
     /// FIFO swap chain goes out at the first vsync after it is called).
-    public func presentFrame() {
+    @_spi(FrameSourceImplementation) public func presentFrame() {
         if let lastTimestamp {
             noteFrameCost(now.nanoseconds - frameStart)
             if mode == .vsync && presentInterval > 1 {
@@ -399,7 +399,7 @@ public final class PresentSource: FrameSource {
     /// Takes in what the present showed (did it block, where is the vsync grid) and decides the
     /// wait: none after a present that blocked until its vsync, a sleep to the grid's next vsync
     /// after one that did not, a deadline in deadline mode.
-    public func nextFrameWait() -> FrameWait {
+    @_spi(FrameSourceImplementation) public func nextFrameWait() -> FrameWait {
         if isWindowHidden {
             // Nothing is shown: a present's return says nothing (X11's returns at once, Wayland's
             // may wait for frame callbacks that never come), nothing is dropped, and frames keep
@@ -534,14 +534,14 @@ public final class PresentSource: FrameSource {
     }
 
     /// An idle wait until `deadline` or input.
-    public func idleWait(until deadline: FrameInstant?) -> FrameWait {
+    @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait {
         boundary = .idle
         return .idle(until: deadline)
     }
 
     /// The frame's timestamp, now that the wait is over: the vsync of the grid in vsync mode, the
     /// deadline reached in deadline mode.
-    public func beginFrame(at instant: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func beginFrame(at instant: FrameInstant) -> FrameInstant {
         let timestamp: Int64
         switch boundary {
         case .presentEnd:
@@ -581,18 +581,18 @@ public final class PresentSource: FrameSource {
 
     /// Notes when the frame's work began (after a latency-mode wait): frame costs, for the
     /// automatic frame rate and the phase probe, run from here.
-    public func beginWork(at instant: FrameInstant) {
+    @_spi(FrameSourceImplementation) public func beginWork(at instant: FrameInstant) {
         frameStart = instant.nanoseconds
     }
 
     /// Remembers the loop (for its deadline pacer).
-    public func attach(to loop: FrameLoop) {
+    @_spi(FrameSourceImplementation) public func attach(to loop: FrameLoop) {
         deadline.attach(to: loop)
     }
 
     /// `frames` vsyncs of the grid after `timestamp` while frames follow it; else `frames` periods
     /// of the effective rate.
-    public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         if swapChain.lastVsyncNumber != nil {
             let number = grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
             return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames * Int64(presentInterval)))

@@ -126,13 +126,14 @@ public final class FrameStatistics {
         recent = _Ring(capacity: self.recentCapacity, filler: (0, false))
     }
 
-    /// Records one frame interval; the loop calls this once per frame. Returns the drop event if
-    /// the interval dropped frames.
+    /// Records one frame interval; the loop calls this once per frame (nothing else may: the
+    /// statistics are the loop's record of what it showed). Returns the drop event if the interval
+    /// dropped frames.
     ///
     /// A positive `gapDuration` says the process did not run for that many nanoseconds of the
     /// interval (see ``FrameDrop/gapDuration``).
     @discardableResult
-    public func record(
+    package func record(
         _ record: FrameRecord, culprit: String? = nil, culpritDuration: Int64 = 0, gapDuration: Int64 = 0
     ) -> FrameDrop? {
         let interval = record.interval

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Built on `NSLock` (a pthread mutex), which ThreadSanitizer understands: the standard library's
 /// `Mutex` uses raw futexes on Linux, and TSan then reports races it cannot see are ordered.
-final class _Protected<Value>: @unchecked Sendable {
+final class _Protected<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 

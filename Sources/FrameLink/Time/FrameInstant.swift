@@ -10,7 +10,7 @@
 /// ```
 public struct FrameInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The number of nanoseconds since the clock's epoch.
-    public var nanoseconds: Int64
+    public let nanoseconds: Int64
 
     /// Creates an instant the given number of nanoseconds after the clock's epoch.
     public init(nanoseconds: Int64) {
@@ -62,9 +62,11 @@ public struct FrameInstant: Hashable, Comparable, Sendable, CustomStringConverti
     }
 }
 
+// FrameLink's own conversions, for its modules only: a library adds nothing to a standard-library
+// type's public face. (A game converts with `duration / .seconds(1)` and `duration.components`.)
 extension Duration {
     /// The duration in whole nanoseconds, rounded toward zero (saturating at the bounds of `Int64`).
-    public var wholeNanoseconds: Int64 {
+    package var wholeNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -74,7 +76,7 @@ extension Duration {
     }
 
     /// The duration in seconds, as a floating-point number.
-    public var secondsValue: Double {
+    package var secondsValue: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -21,7 +21,10 @@ import Dispatch
 /// }
 /// ```
 public final class QueueTimer: Sendable {
-    private struct State {
+    /// The timer's mutable state, only ever reached under ``state``'s lock. Unchecked only for the
+    /// dispatch source: libdispatch objects are thread-safe, but Dispatch's `DispatchSourceTimer`
+    /// protocol is not marked `Sendable` on Linux.
+    private struct State: @unchecked Sendable {
         var isSuspended = true
         var isCancelled = false
         var fireCount = 0

@@ -39,7 +39,7 @@ final class Game {
     }
 
     func step(_ link: DisplayLink) {
-        let dt = link.deltaTime.secondsValue
+        let dt = link.deltaTime / .seconds(1)
         ball += velocity * dt
         let steer = steering()
         if steer != 0 {
