@@ -14,7 +14,7 @@ extension FrameLinkCommand {
                 let frameLog = try log.read()
                 let statistics = try replay(frameLog).statistics
                 let recordedDrops = frameLog.records.reduce(0) { $0 + $1.droppedFrames }
-                let longest = frameLog.records.map(\.interval).max() ?? 0
+                let longest = frameLog.records.map(\.intervalNanoseconds).max() ?? 0
                 let checks: [(String, String, String)] = [
                     ("frames", "\(frameLog.records.count)", "\(statistics.frames)"),
                     ("dropped frames", "\(recordedDrops)", "\(statistics.droppedFrames)"),
@@ -39,7 +39,8 @@ extension FrameLinkCommand {
         /// loop booked, by timestamp: the same intervals, drops, phase and gap.
         static func compareBlame(recorded: [FrameDrop], replayed: [FrameDrop]) -> (matches: Bool, line: String) {
             func blame(_ drop: FrameDrop) -> String {
-                drop.isGap ? "a gap of \(drop.gapDuration) ns" : "\(drop.phase) \(drop.phaseDuration) ns"
+                drop.isGap
+                    ? "a gap of \(drop.gapDurationNanoseconds) ns" : "\(drop.phase) \(drop.phaseDurationNanoseconds) ns"
             }
             let gaps = recorded.filter(\.isGap).count
             let summary = "drop blame: recorded \(recorded.count) events (\(gaps) gaps), replayed \(replayed.count)"

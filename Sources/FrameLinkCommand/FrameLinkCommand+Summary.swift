@@ -20,7 +20,9 @@ extension FrameLinkCommand {
             let shown = records.compactMap { record in
                 record.shownAt.map {
                     Double($0.nanoseconds)
-                        - Double(record.timestamp - record.phases[.presentWait] - record.phases[.present])
+                        - Double(
+                            record.timestampNanoseconds - record.phases[nanoseconds: .presentWait]
+                                - record.phases[nanoseconds: .present])
                 }
             }
             guard !shown.isEmpty else {
@@ -41,9 +43,9 @@ extension FrameLinkCommand {
                 let events = frameLog.records.reduce(0) { $0 + $1.inputEvents }
                 if events > 0 {
                     let total = frameLog.records.reduce(0.0) {
-                        $0 + Double($1.inputLatencyMean) * Double($1.inputEvents)
+                        $0 + Double($1.inputLatencyMeanNanoseconds) * Double($1.inputEvents)
                     }
-                    let longest = frameLog.records.map(\.inputLatencyMax).max() ?? 0
+                    let longest = frameLog.records.map(\.inputLatencyMaxNanoseconds).max() ?? 0
                     print(
                         "input to screen: mean \(Self.milliseconds(total / Double(events))) "
                             + "max \(Self.milliseconds(Double(longest))) ms (\(events) input events)")

@@ -1,4 +1,4 @@
-public import CSDL2
+package import CSDL2
 @_spi(FrameSourceImplementation) internal import FrameLink
 
 extension SDLHost {

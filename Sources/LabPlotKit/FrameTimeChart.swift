@@ -43,7 +43,7 @@ package struct FrameTimeChart {
             var longest = group[group.startIndex]
             var dropped = 0
             for record in group {
-                if record.interval > longest.interval { longest = record }
+                if record.intervalNanoseconds > longest.intervalNanoseconds { longest = record }
                 dropped += record.droppedFrames
             }
             longest.droppedFrames = dropped
@@ -54,7 +54,7 @@ package struct FrameTimeChart {
         let width = 1_000.0
         let height = 420.0
         let plot = (left: 60.0, top: 40.0, right: width - 20, bottom: height - 70)
-        let longestMilliseconds = bars.map { Double($0.interval) / 1e6 }.max() ?? period
+        let longestMilliseconds = bars.map { Double($0.intervalNanoseconds) / 1e6 }.max() ?? period
         let top = max(period * 2.5, longestMilliseconds * 1.05)
         func y(_ milliseconds: Double) -> Double {
             plot.bottom - (plot.bottom - plot.top) * min(milliseconds, top) / top
@@ -80,7 +80,7 @@ package struct FrameTimeChart {
         svg.open("g", ["id": "bars"])
         for (index, record) in bars.enumerated() {
             let x = plot.left + Double(index) * slot
-            let interval = Double(record.interval) / 1e6
+            let interval = Double(record.intervalNanoseconds) / 1e6
             let isDrop = record.droppedFrames > 0
             if isDrop { dropped += 1 }
             svg.element(
@@ -93,7 +93,7 @@ package struct FrameTimeChart {
                 ])
             var base = 0.0
             for (phase, colour) in Self.phases {
-                let milliseconds = Double(record.phases[phase]) / 1e6
+                let milliseconds = Double(record.phases[nanoseconds: phase]) / 1e6
                 guard milliseconds > 0 else { continue }
                 svg.element(
                     "rect",

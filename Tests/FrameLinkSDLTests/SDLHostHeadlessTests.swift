@@ -64,8 +64,8 @@ final class SDLHostHeadlessTests: XCTestCase {
             for record in run.log {
                 XCTAssertEqual(record.droppedFrames, 0)
                 XCTAssertTrue(
-                    record.interval == 16_666_666 || record.interval == 16_666_667,
-                    "interval \(record.interval) off the grid")
+                    record.intervalNanoseconds == 16_666_666 || record.intervalNanoseconds == 16_666_667,
+                    "interval \(record.intervalNanoseconds) off the grid")
             }
             run.host.close()
         }

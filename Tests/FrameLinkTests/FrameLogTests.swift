@@ -94,7 +94,7 @@ struct FrameLogTests {
         let log = try Self.recordedLog()
         #expect(log.records.count > 100)
         #expect(log.records.contains { $0.droppedFrames > 0 })
-        #expect(log.records.contains { $0.inputEvents == 1 && $0.inputLatencyMean > 2_000_000 })
+        #expect(log.records.contains { $0.inputEvents == 1 && $0.inputLatencyMeanNanoseconds > 2_000_000 })
         #expect(log.csv.hasPrefix("# framelink-frame-log version=3 period_ns=16666667\n" + FrameLog.csvHeader + "\n"))
         #expect(FrameLog.csvHeader.hasSuffix(",input_events,input_latency_mean_ns,input_latency_max_ns,shown_ns"))
         #expect(log.jsonLines.hasPrefix("{\"format\":\"framelink-frame-log\",\"version\":3,\"period_ns\":16666667}\n"))
@@ -161,7 +161,7 @@ struct FrameLogTests {
         let recorded = try Self.recordedLog()
         var records = recorded.records
         for index in records.indices where index % 3 == 0 {
-            records[index].shownAt = FrameInstant(nanoseconds: records[index].timestamp + 20_000_000)
+            records[index].shownAt = FrameInstant(nanoseconds: records[index].timestampNanoseconds + 20_000_000)
         }
         let log = FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds)
         #expect(log.csv.split(separator: "\n")[3].hasSuffix(",-1"), "the second frame has no shown time")
@@ -188,17 +188,18 @@ struct FrameLogTests {
     func impossibleShownTimes() throws {
         let recorded = try Self.recordedLog()
         var records = recorded.records
-        records[3].shownAt = FrameInstant(nanoseconds: records[3].timestamp - records[3].interval - 1)
+        records[3].shownAt = FrameInstant(
+            nanoseconds: records[3].timestampNanoseconds - records[3].intervalNanoseconds - 1)
         #expect(
             Self.problem { try FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds).validate() }?
                 .field == "shown_ns")
-        records[3].shownAt = FrameInstant(nanoseconds: records[3].timestamp + 20_000_000)
-        records[4].shownAt = FrameInstant(nanoseconds: records[3].timestamp + 20_000_000)  // not after
+        records[3].shownAt = FrameInstant(nanoseconds: records[3].timestampNanoseconds + 20_000_000)
+        records[4].shownAt = FrameInstant(nanoseconds: records[3].timestampNanoseconds + 20_000_000)  // not after
         let problem = Self.problem {
             try FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds).validate()
         }
         #expect(problem?.field == "shown_ns" && problem?.description.contains("not after") == true)
-        records[4].shownAt = FrameInstant(nanoseconds: records[4].timestamp + 20_000_000)
+        records[4].shownAt = FrameInstant(nanoseconds: records[4].timestampNanoseconds + 20_000_000)
         try FrameLog(records: records, periodNanoseconds: recorded.periodNanoseconds).validate()
     }
 
@@ -253,9 +254,9 @@ struct FrameLogTests {
         for record in records {
             #expect(record.inputEvents == 2)
             // The events of the frame before: its target is this frame's timestamp.
-            let previous = record.timestamp - record.interval
-            #expect(record.inputLatencyMax == record.timestamp - (previous - 5_000_000))
-            #expect(record.inputLatencyMean == record.timestamp - (previous - 3_000_000))
+            let previous = record.timestampNanoseconds - record.intervalNanoseconds
+            #expect(record.inputLatencyMaxNanoseconds == record.timestampNanoseconds - (previous - 5_000_000))
+            #expect(record.inputLatencyMeanNanoseconds == record.timestampNanoseconds - (previous - 3_000_000))
         }
         #expect(loop.statistics.inputEvents == 2 * records.count)
     }
@@ -440,7 +441,7 @@ struct FrameLogTests {
     func replayChecks() throws {
         let log = try Self.recordedLog()
         var records = log.records
-        records[7].interval += 1
+        records[7].intervalNanoseconds += 1
         let problem = Self.problem {
             try ManualFrameSource(replaying: FrameLog(records: records, periodNanoseconds: 16_666_667))
         }

@@ -86,10 +86,10 @@ struct FrameLogTraceTests {
         // A 50 ms frame (2 dropped) from 100 ms: 4 ms of links, 1 ms of render, 2 ms of
         // housekeeping, a 3 ms present, then 40 ms waiting.
         var phases = PhaseDurations()
-        phases[.links] = 4_000_000
-        phases[.render] = 1_000_000
-        phases[.present] = 3_000_000
-        phases[.presentWait] = 40_000_000
+        phases[nanoseconds: .links] = 4_000_000
+        phases[nanoseconds: .render] = 1_000_000
+        phases[nanoseconds: .present] = 3_000_000
+        phases[nanoseconds: .presentWait] = 40_000_000
         let record = FrameRecord(
             index: 7, timestamp: 150_000_000, interval: 50_000_000, droppedFrames: 2, phases: phases)
         let log = FrameLog(records: [record], periodNanoseconds: 16_666_667)

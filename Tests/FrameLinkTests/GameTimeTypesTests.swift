@@ -203,7 +203,7 @@ struct GameTimeTypesTests {
         source.advance(frames: 60)
         let drop = try #require(loop.statistics.drops.first)
         #expect(drop.culprit == "spawn wave")
-        #expect(drop.culpritDuration == 40_000_000)
+        #expect(drop.culpritDurationNanoseconds == 40_000_000)
         let slices = log.callbackSlices
         let waveSlices = slices.filter { $0.label == "spawn wave" }
         #expect(waveSlices.map(\.duration) == [40_000_000])

@@ -50,9 +50,9 @@ struct LinkPhaseTests {
         loop.renderHandler = { _ in source.simulateWork(for: .milliseconds(5)) }
         source.advance(frames: 3)
         let record = try #require(loop.frameLog?.records.last)
-        #expect(record.phases[.events] == 1_000_000)
-        #expect(record.phases[.links] == 5_000_000)
-        #expect(record.phases[.render] == 9_000_000)
+        #expect(record.phases[nanoseconds: .events] == 1_000_000)
+        #expect(record.phases[nanoseconds: .links] == 5_000_000)
+        #expect(record.phases[nanoseconds: .render] == 9_000_000)
     }
 
     @Test("an animator runs after the update links: an animation an update link starts shows in the same frame")

@@ -228,7 +228,7 @@ struct SaturatingArithmeticTests {
     @Test("a drop read from a log with phases as long as Int64 allows prints without trapping")
     func hugeDropPrints() {
         var phases = PhaseDurations()
-        phases[.links] = .max
+        phases[nanoseconds: .links] = .max
         let record = FrameRecord(index: 2, timestamp: .max, interval: .max, droppedFrames: 3, phases: phases)
         let log = FrameLog(records: [record], periodNanoseconds: 16_666_667)
         let drops = log.dropEvents

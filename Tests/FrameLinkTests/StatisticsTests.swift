@@ -45,8 +45,8 @@ struct StatisticsTests {
         #expect(drop.droppedFrames == dropped)
         #expect(drop.phase == .links)
         #expect(drop.culprit == "physics")
-        #expect(drop.culpritDuration == Int64(stallMilliseconds) * 1_000_000)
-        #expect(loop.statistics.longestHitch == .nanoseconds(drop.interval - 16_666_667))
+        #expect(drop.culpritDurationNanoseconds == Int64(stallMilliseconds) * 1_000_000)
+        #expect(loop.statistics.longestHitch == .nanoseconds(drop.intervalNanoseconds - 16_666_667))
     }
 
     @Test("a slow timer, a slow event handler and a slow render handler are named as such")
@@ -104,7 +104,8 @@ struct StatisticsTests {
         source.advance(by: .seconds(3))  // stopped (SIGSTOP, a debugger) while waiting for the frame
         let drop = try #require(loop.statistics.drops.last)
         #expect(drop.isGap)
-        #expect(drop.gapDuration == 3_000_000_000 - period, "woke that long after the boundary it waited for")
+        #expect(
+            drop.gapDurationNanoseconds == 3_000_000_000 - period, "woke that long after the boundary it waited for")
         #expect(
             drop.description
                 == "frame 11: 3000.0 ms, 179 dropped — a gap: the process did not run for 2983.3 ms "

@@ -43,7 +43,7 @@ struct FrameLogBlameTests {
         let recorded = log.dropEvents
         #expect(recorded.map(\.timestamp) == live.map(\.timestamp))
         #expect(recorded.map(\.droppedFrames) == live.map(\.droppedFrames))
-        #expect(recorded.allSatisfy { !$0.isGap && $0.phase == .links && $0.phaseDuration >= 50_000_000 })
+        #expect(recorded.allSatisfy { !$0.isGap && $0.phase == .links && $0.phaseDurationNanoseconds >= 50_000_000 })
     }
 
     @MainActor
@@ -126,9 +126,9 @@ struct FrameLogBlameTests {
             frameIndex: 5, timestamp: 83_333_335, interval: 66_666_668, droppedFrames: 3, phase: .links,
             phaseDuration: 50_000_000, culprit: nil, culpritDuration: 0)
         var gap = drop
-        gap.gapDuration = 50_000_000
+        gap.gapDurationNanoseconds = 50_000_000
         var later = drop
-        later.timestamp += 1
+        later.timestampNanoseconds += 1
         #expect(compareBlame([drop], [drop]).matches)
         #expect(!compareBlame([drop], [gap]).matches)
         #expect(compareBlame([drop], [gap]).line.contains("MISMATCH"))

@@ -16,12 +16,14 @@ func makeFrameLog(frames: Int) throws -> String {
         let interval = index % 10_000 == 0 ? 60_000_000_000 : index % 100 == 0 ? 3 * period : period
         timestamp += interval
         var phases = PhaseDurations()
-        phases[.presentWait] = interval / 2
-        phases[.links] = interval / 4
+        phases[.presentWait] = .nanoseconds(interval / 2)
+        phases[.links] = .nanoseconds(interval / 4)
         records.append(
             FrameRecord(
-                index: index, timestamp: timestamp, interval: interval,
-                droppedFrames: FrameRecord.droppedFrames(interval: interval, period: period), phases: phases))
+                index: index, timestamp: FrameInstant(nanoseconds: timestamp), interval: .nanoseconds(interval),
+                droppedFrames: FrameRecord.droppedFrames(
+                    interval: .nanoseconds(interval), period: .nanoseconds(period)),
+                phases: phases))
     }
     let log = FrameLog(records: records, periodNanoseconds: period)
     try log.validate()

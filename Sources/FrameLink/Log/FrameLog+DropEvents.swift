@@ -10,8 +10,9 @@ extension FrameLog {
             guard record.droppedFrames > 0 else { return nil }
             let phase = record.phases.longestWorkPhase
             return FrameDrop(
-                frameIndex: record.index, timestamp: record.timestamp, interval: record.interval,
-                droppedFrames: record.droppedFrames, phase: phase, phaseDuration: record.phases[phase], culprit: nil,
+                frameIndex: record.index, timestamp: record.timestampNanoseconds, interval: record.intervalNanoseconds,
+                droppedFrames: record.droppedFrames, phase: phase, phaseDuration: record.phases[nanoseconds: phase],
+                culprit: nil,
                 culpritDuration: 0, gapDuration: _GapRule.gap(of: record, period: periodNanoseconds))
         }
     }

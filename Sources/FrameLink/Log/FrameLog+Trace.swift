@@ -43,35 +43,36 @@ extension FrameLog {
         events.reserveCapacity(records.count * 7 + 2)
         let hasInput = records.contains { $0.inputEvents > 0 }
         for record in records {
-            let start = record.timestamp - record.interval
+            let start = record.timestampNanoseconds - record.intervalNanoseconds
             events.append(
                 Self.slice(
-                    "frame \(record.index)", start: start, duration: record.interval,
+                    "frame \(record.index)", start: start, duration: record.intervalNanoseconds,
                     arguments:
-                        #"{"interval_ms":\#(Self.milliseconds(record.interval)),"dropped":\#(record.droppedFrames)}"#
+                        #"{"interval_ms":\#(Self.milliseconds(record.intervalNanoseconds)),"dropped":\#(record.droppedFrames)}"#
                 ))
             // The frame's work from its start, in order; the present and the wait for the next
             // frame end it (they run back to back up to the timestamp, as they were booked);
             // housekeeping between the render and the present is the gap left between them.
             var mark = start
             for phase in FramePhase.work where phase != .present {
-                let duration = min(record.phases[phase], record.timestamp - mark)
+                let duration = min(record.phases[nanoseconds: phase], record.timestampNanoseconds - mark)
                 guard duration > 0 else { continue }
                 events.append(Self.slice(phase.description, start: mark, duration: duration, arguments: nil))
                 mark += duration
             }
-            let wait = min(record.phases[.presentWait], record.timestamp - mark)
-            let present = min(record.phases[.present], record.timestamp - wait - mark)
+            let wait = min(record.phases[nanoseconds: .presentWait], record.timestampNanoseconds - mark)
+            let present = min(record.phases[nanoseconds: .present], record.timestampNanoseconds - wait - mark)
             if present > 0 {
                 events.append(
                     Self.slice(
-                        FramePhase.present.description, start: record.timestamp - wait - present, duration: present,
+                        FramePhase.present.description, start: record.timestampNanoseconds - wait - present,
+                        duration: present,
                         arguments: nil))
             }
             if wait > 0 {
                 events.append(
                     Self.slice(
-                        FramePhase.presentWait.description, start: record.timestamp - wait, duration: wait,
+                        FramePhase.presentWait.description, start: record.timestampNanoseconds - wait, duration: wait,
                         arguments: nil))
             }
             if record.droppedFrames > 0 {
@@ -79,7 +80,7 @@ extension FrameLog {
                     #"{"dropped":\#(record.droppedFrames),"phase":"\#(record.phases.longestWorkPhase)""#
                 if let drop = culprits[record.index] {
                     if drop.isGap {
-                        arguments += #","gap_ms":\#(Self.milliseconds(drop.gapDuration))"#
+                        arguments += #","gap_ms":\#(Self.milliseconds(drop.gapDurationNanoseconds))"#
                     } else if let culprit = drop.culprit {
                         arguments += #","culprit":"\#(Self.escaped(culprit))""#
                     }
@@ -93,12 +94,12 @@ extension FrameLog {
             // A counter holds its value until the next sample: sampled at the slice's start, the
             // frame time shows under the frame it belongs to.
             events.append(
-                #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.interval))}}"#
+                #"{"name":"frame time","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"ms":\#(Self.milliseconds(record.intervalNanoseconds))}}"#
             )
             // The input the slice's frame read, shown at the frame the slice ends in.
             if hasInput {
                 events.append(
-                    #"{"name":"input latency","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"mean_ms":\#(Self.milliseconds(record.inputLatencyMean)),"max_ms":\#(Self.milliseconds(record.inputLatencyMax)),"events":\#(record.inputEvents)}}"#
+                    #"{"name":"input latency","ph":"C","ts":\#(Self.microseconds(start)),"pid":1,"tid":1,"args":{"mean_ms":\#(Self.milliseconds(record.inputLatencyMeanNanoseconds)),"max_ms":\#(Self.milliseconds(record.inputLatencyMaxNanoseconds)),"events":\#(record.inputEvents)}}"#
                 )
             }
         }

@@ -81,7 +81,7 @@ public final class FrameLog {
         while index >= 0, index >= records.count - Self.reportLookback {
             if presentNumbers[index] == present {
                 let record = records[index]
-                guard instant.nanoseconds >= record.timestamp &- record.interval,
+                guard instant.nanoseconds >= record.timestampNanoseconds &- record.intervalNanoseconds,
                     latestShown.map({ index > $0.index && instant.nanoseconds > $0.time }) ?? true
                 else { return }
                 records[index].shownAt = instant
@@ -117,9 +117,10 @@ public final class FrameLog {
         var text = "# \(_FrameLogReader.formatName) version=\(Self.formatVersion) period_ns=\(periodNanoseconds)\n"
         text += Self.csvHeader + "\n"
         for record in records {
-            text += "\(record.index),\(record.timestamp),\(record.interval),\(record.droppedFrames)"
-            for phase in FramePhase.allCases { text += ",\(record.phases[phase])" }
-            text += ",\(record.inputEvents),\(record.inputLatencyMean),\(record.inputLatencyMax)"
+            text +=
+                "\(record.index),\(record.timestampNanoseconds),\(record.intervalNanoseconds),\(record.droppedFrames)"
+            for phase in FramePhase.allCases { text += ",\(record.phases[nanoseconds: phase])" }
+            text += ",\(record.inputEvents),\(record.inputLatencyMeanNanoseconds),\(record.inputLatencyMaxNanoseconds)"
             text += ",\(record.shownAt?.nanoseconds ?? Self.notShown)\n"
         }
         return text
@@ -134,12 +135,12 @@ public final class FrameLog {
             + "\"period_ns\":\(periodNanoseconds)}\n"
         for record in records {
             text +=
-                "{\"index\":\(record.index),\"timestamp_ns\":\(record.timestamp),\"interval_ns\":\(record.interval),"
+                "{\"index\":\(record.index),\"timestamp_ns\":\(record.timestampNanoseconds),\"interval_ns\":\(record.intervalNanoseconds),"
                 + "\"dropped\":\(record.droppedFrames)"
-            for phase in FramePhase.allCases { text += ",\"\(phase.columnName)\":\(record.phases[phase])" }
+            for phase in FramePhase.allCases { text += ",\"\(phase.columnName)\":\(record.phases[nanoseconds: phase])" }
             text +=
-                ",\"input_events\":\(record.inputEvents),\"input_latency_mean_ns\":\(record.inputLatencyMean),"
-                + "\"input_latency_max_ns\":\(record.inputLatencyMax),"
+                ",\"input_events\":\(record.inputEvents),\"input_latency_mean_ns\":\(record.inputLatencyMeanNanoseconds),"
+                + "\"input_latency_max_ns\":\(record.inputLatencyMaxNanoseconds),"
                 + "\"shown_ns\":\(record.shownAt?.nanoseconds ?? Self.notShown)}\n"
         }
         return text

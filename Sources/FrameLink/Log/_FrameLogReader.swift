@@ -407,15 +407,15 @@ struct _FrameLogReader {
     /// is clamped, and a shown time below −1 is kept (the validator rejects both).
     private static func record(_ values: [Int64]) -> FrameRecord {
         var phases = PhaseDurations()
-        for phase in FramePhase.allCases { phases[phase] = values[4 + phase.rawValue] }
+        for phase in FramePhase.allCases { phases[nanoseconds: phase] = values[4 + phase.rawValue] }
         var record = FrameRecord(
             index: values[0], timestamp: values[1], interval: values[2], droppedFrames: Int(clamping: values[3]),
             phases: phases)
         let input = legacyColumns.count
         if values.count >= input + 3 {
             record.inputEvents = Int(clamping: values[input])
-            record.inputLatencyMean = values[input + 1]
-            record.inputLatencyMax = values[input + 2]
+            record.inputLatencyMeanNanoseconds = values[input + 1]
+            record.inputLatencyMaxNanoseconds = values[input + 2]
         }
         if values.count >= input + 4, values[input + 3] != FrameLog.notShown {
             record.shownAt = FrameInstant(nanoseconds: values[input + 3])

@@ -39,16 +39,21 @@ struct _FrameLogValidator {
             throw location.problem(
                 field: "input_events", "\(record.inputEvents) is outside 0...\(Self.mostInputEvents)")
         }
-        guard record.inputLatencyMax >= 0 else {
-            throw location.problem(field: "input_latency_max_ns", "\(record.inputLatencyMax) is negative")
+        guard record.inputLatencyMaxNanoseconds >= 0 else {
+            throw location.problem(field: "input_latency_max_ns", "\(record.inputLatencyMaxNanoseconds) is negative")
         }
-        guard record.inputLatencyMean >= 0 && record.inputLatencyMean <= record.inputLatencyMax else {
+        guard
+            record.inputLatencyMeanNanoseconds >= 0
+                && record.inputLatencyMeanNanoseconds <= record.inputLatencyMaxNanoseconds
+        else {
             throw location.problem(
                 field: "input_latency_mean_ns",
-                "\(record.inputLatencyMean) is not from zero to the longest latency (\(record.inputLatencyMax))")
+                "\(record.inputLatencyMeanNanoseconds) is not from zero to the longest latency (\(record.inputLatencyMaxNanoseconds))"
+            )
         }
-        guard record.inputEvents > 0 || record.inputLatencyMax == 0 else {
-            throw location.problem(field: "input_latency_max_ns", "\(record.inputLatencyMax) with no input events")
+        guard record.inputEvents > 0 || record.inputLatencyMaxNanoseconds == 0 else {
+            throw location.problem(
+                field: "input_latency_max_ns", "\(record.inputLatencyMaxNanoseconds) with no input events")
         }
     }
 
@@ -61,10 +66,10 @@ struct _FrameLogValidator {
                     field: "shown_ns",
                     "\(shown) is outside 0...\(Self.latestTimestamp) (−1 is a frame no feedback reported)")
             }
-            guard shown >= record.timestamp &- record.interval else {
+            guard shown >= record.timestampNanoseconds &- record.intervalNanoseconds else {
                 throw location.problem(
                     field: "shown_ns",
-                    "\(shown) is before the frame's interval began (\(record.timestamp &- record.interval)): a frame is "
+                    "\(shown) is before the frame's interval began (\(record.timestampNanoseconds &- record.intervalNanoseconds)): a frame is "
                         + "not shown before its present")
             }
             if let previousShown, shown <= previousShown {
@@ -73,56 +78,59 @@ struct _FrameLogValidator {
             }
             previousShown = shown
         }
-        guard (0...Self.latestTimestamp).contains(record.timestamp) else {
+        guard (0...Self.latestTimestamp).contains(record.timestampNanoseconds) else {
             throw location.problem(
-                field: "timestamp_ns", "\(record.timestamp) is outside 0...\(Self.latestTimestamp) (146 years)")
+                field: "timestamp_ns",
+                "\(record.timestampNanoseconds) is outside 0...\(Self.latestTimestamp) (146 years)")
         }
-        guard record.interval >= 0 else {
-            throw location.problem(field: "interval_ns", "\(record.interval) is negative")
+        guard record.intervalNanoseconds >= 0 else {
+            throw location.problem(field: "interval_ns", "\(record.intervalNanoseconds) is negative")
         }
         if let previous {
             guard record.index > previous.index else {
                 throw location.problem(
                     field: "index", "\(record.index) does not come after the previous frame's \(previous.index)")
             }
-            guard record.timestamp >= previous.timestamp else {
+            guard record.timestampNanoseconds >= previous.timestampNanoseconds else {
                 throw location.problem(
                     field: "timestamp_ns",
-                    "\(record.timestamp) is before the previous frame's \(previous.timestamp): time went backwards")
+                    "\(record.timestampNanoseconds) is before the previous frame's \(previous.timestamp): time went backwards"
+                )
             }
             // Both timestamps are in 0...2⁶², so the difference cannot overflow.
-            let apart = record.timestamp - previous.timestamp
+            let apart = record.timestampNanoseconds - previous.timestampNanoseconds
             if record.index == previous.index + 1 {
-                guard record.interval == apart else {
+                guard record.intervalNanoseconds == apart else {
                     throw location.problem(
                         field: "interval_ns",
-                        "\(record.interval) does not match the timestamps (\(apart) ns apart)")
+                        "\(record.intervalNanoseconds) does not match the timestamps (\(apart) ns apart)")
                 }
             } else {
-                guard record.interval <= apart else {
+                guard record.intervalNanoseconds <= apart else {
                     throw location.problem(
                         field: "interval_ns",
-                        "\(record.interval) is longer than the time since the previous recorded frame (\(apart) ns)")
+                        "\(record.intervalNanoseconds) is longer than the time since the previous recorded frame (\(apart) ns)"
+                    )
                 }
             }
         } else {
-            guard record.interval <= record.timestamp else {
+            guard record.intervalNanoseconds <= record.timestampNanoseconds else {
                 throw location.problem(
                     field: "interval_ns",
-                    "\(record.interval) would begin the first frame before time zero (timestamp_ns \(record.timestamp))"
+                    "\(record.intervalNanoseconds) would begin the first frame before time zero (timestamp_ns \(record.timestampNanoseconds))"
                 )
             }
         }
-        let dropped = FrameRecord.droppedFrames(interval: record.interval, period: period)
+        let dropped = FrameRecord.droppedFrames(interval: record.intervalNanoseconds, period: period)
         guard record.droppedFrames >= 0 && record.droppedFrames <= dropped else {
             throw location.problem(
                 field: "dropped",
-                "\(record.droppedFrames) disagrees with the interval: \(record.interval) ns at a period of "
+                "\(record.droppedFrames) disagrees with the interval: \(record.intervalNanoseconds) ns at a period of "
                     + "\(period) ns drops at most \(dropped)")
         }
         var total: Int64 = 0
         for phase in FramePhase.allCases {
-            let duration = record.phases[phase]
+            let duration = record.phases[nanoseconds: phase]
             guard duration >= 0 else { throw location.problem(field: phase.columnName, "\(duration) is negative") }
             let (sum, overflow) = total.addingReportingOverflow(duration)
             guard !overflow else {

@@ -133,7 +133,7 @@ public final class FrameLoop {
     /// The rates the loop wants to run at, or `nil` (the default) for the source's own rate (every
     /// refresh of the display).
     ///
-    /// The source chooses the rate (``FrameSource/requestFrameRate(in:)``): on a display with a
+    /// The source chooses the rate (`FrameSource.requestFrameRate(in:)`): on a display with a
     /// fixed refresh, the even rate inside the range closest to its preferred rate, presenting on
     /// every k-th vsync (30 on 60 Hz; 72 on 144 Hz for 60–90 Hz preferring 72; 48 on 144 Hz for
     /// 40–50 Hz); on a variable-refresh display (``PresentSource/variableRefreshRange``) or with no
@@ -331,8 +331,8 @@ public final class FrameLoop {
         }
         guard count > 0 else { return }
         record.inputEvents = count
-        record.inputLatencyMean = Int64(total / Int128(count))
-        record.inputLatencyMax = longest
+        record.inputLatencyMeanNanoseconds = Int64(total / Int128(count))
+        record.inputLatencyMaxNanoseconds = longest
     }
 
     /// A source's timestamp for the next frame, never before the last frame's: a timestamp is
@@ -419,7 +419,8 @@ public final class FrameLoop {
                 // A log has one period: a frame booked at another rate (a frame-rate range or the
                 // automatic frame rate changed the loop's) keeps at most the drops it allows.
                 record.droppedFrames = FrameRecord.droppedFrames(
-                    interval: record.interval, period: frameLog.periodNanoseconds, known: record.droppedFrames)
+                    interval: record.intervalNanoseconds, period: frameLog.periodNanoseconds,
+                    known: record.droppedFrames)
                 frameLog.append(record, presentNumber: (source as? PresentSource)?.presentCount)
             }
         }
@@ -486,7 +487,7 @@ public final class FrameLoop {
             hostRenderHandler?(self)
             let start = mark
             mark = source.now.nanoseconds
-            blame.phases[.render] += mark - start
+            blame.phases[nanoseconds: .render] += mark - start
             if measuresCallbacks { blame.note(.handler("render handler"), from: start, to: mark) }
         }
         lastFrameBlame = blame
@@ -551,7 +552,7 @@ public final class FrameLoop {
         guard list.hasLinks else { return start }
         list.deliver(frame, mask: activeMask, source: source, blame: &blame, clock: clock)
         let end = source.now.nanoseconds
-        blame.phases[accounted] += end - start
+        blame.phases[nanoseconds: accounted] += end - start
         return end
     }
 
@@ -559,7 +560,7 @@ public final class FrameLoop {
         _ phase: FramePhase, startedAt start: Int64, blame: inout _FrameBlame, culprit: _Culprit?
     ) -> Int64 {
         let end = source.now.nanoseconds
-        blame.phases[phase] = end - start
+        blame.phases[nanoseconds: phase] = end - start
         if let culprit, measuresCallbacks { blame.note(culprit, from: start, to: end) }
         return end
     }

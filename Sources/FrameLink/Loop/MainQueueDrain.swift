@@ -20,7 +20,7 @@ import Foundation
 /// The hook path is checked before it is trusted: at the first wait a block is queued on the main
 /// queue and must run through the hook within 50 ms. Where the hooks are missing or do not run it,
 /// FrameLink serves the main queue through the main run loop instead and says so once in the
-/// pacing description (``note``). Tests force that fallback with ``forcesRunLoopFallback``.
+/// pacing description (`note`). Tests force that fallback with ``forcesRunLoopFallback``.
 ///
 /// On any other thread (Swift Testing runs `@MainActor` tests off the main thread on Linux) these do
 /// nothing but sleep.

@@ -17,7 +17,7 @@ import Foundation
 @MainActor
 public final class DeadlineSource: FrameSource {
     /// The rate of the grid: the rate set, or while a frame-rate range is requested
-    /// (``requestFrameRate(in:)``) the rate chosen for it. Setting it restarts the grid at the
+    /// (`requestFrameRate(in:)`) the rate chosen for it. Setting it restarts the grid at the
     /// current time (a requested range keeps its rate).
     public var refreshRate: FrameRate {
         get { gridRate }
@@ -135,7 +135,9 @@ public final class DeadlineSource: FrameSource {
     }
 
     /// The grid deadline `frames` frames after the frame at `timestamp`.
-    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant)
+        -> FrameInstant
+    {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds - origin + 1) + frames - 1
         return FrameInstant(nanoseconds: origin + refreshRate.offsetNanoseconds(ofFrame: index))
     }

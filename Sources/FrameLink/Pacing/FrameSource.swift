@@ -3,13 +3,13 @@
 ///
 /// A frame's boundary happens in three steps, each a requirement, called by the loop in this order
 /// (``FrameLoop/runFrame()`` reads top to bottom):
-/// 1. **Present**: ``presentFrame()`` sends what the last frame drew to the screen; it may block
+/// 1. **Present**: `presentFrame()` sends what the last frame drew to the screen; it may block
 ///    on vsync.
-/// 2. **Wait**: ``nextFrameWait()`` (while a display link is active) or ``idleWait(until:)`` (while
+/// 2. **Wait**: `nextFrameWait()` (while a display link is active) or `idleWait(until:)` (while
 ///    none is) says until when; the loop's ``FrameWaiter`` does the waiting, so no source sleeps or
 ///    spins itself (one exception: a ``PresentSource`` presenting on every 2nd vsync holds the
 ///    present until the vsync in between has passed).
-/// 3. **Timestamp**: ``beginFrame(at:)`` gives the frame's timestamp once the wait is over: a vsync of
+/// 3. **Timestamp**: `beginFrame(at:)` gives the frame's timestamp once the wait is over: a vsync of
 ///    the fitted grid, the deadline reached, or a virtual grid point. Timestamps never go back: the
 ///    loop takes one before the last frame's as the last one (and a ``targetTimestamp`` before the
 ///    frame's timestamp as the next grid point), and says so once in its log.
@@ -18,6 +18,22 @@
 /// ``DeadlineSource`` (a deadline grid, with an optional present that does not block) and
 /// ``PresentSource`` (a present that may block on vsync, with detection and a phase-locked vsync
 /// grid). FrameLinkSDL's window host uses a ``PresentSource``.
+///
+/// **The loop's side is not the game's.** A game reads a source (``refreshRate``, ``now``,
+/// ``pacingDescription``, ``targetTimestamp``, ``frameRateChoice``); the steps above change pacing
+/// state, and only the loop and the host call them. They, and a host's hooks on ``PresentSource``
+/// (its present and input callbacks, presentation reports, the swap-chain size), are a system
+/// programming interface: a source or host of your own imports it by name, and nothing else sees it.
+///
+/// ```
+/// @_spi(FrameSourceImplementation) import FrameLink
+///
+/// final class MySource: FrameSource {
+///     func nextFrameWait() -> FrameWait { … }
+///     func beginFrame(at instant: FrameInstant) -> FrameInstant { … }
+///     …
+/// }
+/// ```
 @MainActor
 public protocol FrameSource: AnyObject {
     /// The rate of the frame grid: the display's refresh rate, or the rate paced to.
@@ -31,7 +47,7 @@ public protocol FrameSource: AnyObject {
     @_spi(FrameSourceImplementation) var epochNanoseconds: Int64 { get }
 
     /// The current time on the source's timeline. The default is the clock's time minus
-    /// ``epochNanoseconds``.
+    /// `epochNanoseconds`.
     var now: FrameInstant { get }
 
     /// Presents what the last frame drew (the present step; it may block until vsync). Called at
@@ -39,11 +55,11 @@ public protocol FrameSource: AnyObject {
     /// a frame drawn while none is still reaches the screen. The default does nothing.
     @_spi(FrameSourceImplementation) func presentFrame()
 
-    /// How long the last ``presentFrame()`` took, in nanoseconds (0 for sources that do not
+    /// How long the last `presentFrame()` took, in nanoseconds (0 for sources that do not
     /// present): blamed as the `present` phase, apart from the wait that follows it.
     @_spi(FrameSourceImplementation) var lastPresentDuration: Int64 { get }
 
-    /// The wait before the next frame, decided after ``presentFrame()`` while a display link (or a
+    /// The wait before the next frame, decided after `presentFrame()` while a display link (or a
     /// task waiting for a frame) is active: the pacer's step.
     @_spi(FrameSourceImplementation) func nextFrameWait() -> FrameWait
 
@@ -62,7 +78,7 @@ public protocol FrameSource: AnyObject {
     /// can wait milliseconds for a core before it reads the clock again).
     @_spi(FrameSourceImplementation) func beginFrame(at instant: FrameInstant) -> FrameInstant
 
-    /// Called when the frame's work begins: right after ``beginFrame(at:)``, or after latency mode's
+    /// Called when the frame's work begins: right after `beginFrame(at:)`, or after latency mode's
     /// wait (``FrameLoop/minimizesInputLatency``). A source that measures frame costs measures them
     /// from here. The default does nothing.
     @_spi(FrameSourceImplementation) func beginWork(at instant: FrameInstant)
@@ -81,11 +97,12 @@ public protocol FrameSource: AnyObject {
 
     /// The time `frames` frames after the frame at `timestamp` is expected to begin: the ideal
     /// grid time where the source has a grid. The default adds `frames` rounded periods.
-    @_spi(FrameSourceImplementation) func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant
+    @_spi(FrameSourceImplementation) func expectedTimestamp(frames: Int64, after timestamp: FrameInstant)
+        -> FrameInstant
 
     /// The time the frame being built will reach the screen, when the source knows it: a swap chain
     /// that queues frames shows a frame some vsyncs after the frame's timestamp. `nil` (the
-    /// default) means the next grid point, ``expectedTimestamp(frames:after:)`` with one frame.
+    /// default) means the next grid point, `expectedTimestamp(frames:after:)` with one frame.
     var targetTimestamp: FrameInstant? { get }
 
     /// Asks the source to pace frames at a rate in `range`, or at its own rate again for `nil`
@@ -114,7 +131,7 @@ public protocol FrameSource: AnyObject {
 }
 
 extension FrameSource {
-    /// The clock's time minus ``epochNanoseconds``.
+    /// The clock's time minus `epochNanoseconds`.
     public var now: FrameInstant { FrameInstant(nanoseconds: clock.nanoseconds() - epochNanoseconds) }
 
     /// Does nothing: the source does not present.
@@ -124,7 +141,9 @@ extension FrameSource {
     @_spi(FrameSourceImplementation) public var lastPresentDuration: Int64 { 0 }
 
     /// ``FrameWait/idle(until:)`` until `deadline`.
-    @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait { .idle(until: deadline) }
+    @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait {
+        .idle(until: deadline)
+    }
 
     /// `nil`: idle waits last until their deadline.
     @_spi(FrameSourceImplementation) public var inputPending: (@MainActor () -> Bool)? { nil }
@@ -157,7 +176,9 @@ extension FrameSource {
     @_spi(FrameSourceImplementation) public var droppedFramesAtLastBoundary: Int? { nil }
 
     /// Adds `frames` periods of ``refreshRate`` (rounded to the nanosecond) to `timestamp`.
-    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant)
+        -> FrameInstant
+    {
         FrameInstant(nanoseconds: timestamp.nanoseconds + frames * refreshRate.periodNanoseconds)
     }
 }

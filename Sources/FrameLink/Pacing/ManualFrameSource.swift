@@ -17,7 +17,7 @@
 @MainActor
 public final class ManualFrameSource: FrameSource {
     /// The rate of the frame grid: the virtual display's (``displayRefreshRate``), or while a
-    /// frame-rate range is requested (``requestFrameRate(in:)``) the even rate chosen for it.
+    /// frame-rate range is requested (`requestFrameRate(in:)`) the even rate chosen for it.
     public private(set) var refreshRate: FrameRate
 
     /// The rate of the virtual display.
@@ -87,14 +87,15 @@ public final class ManualFrameSource: FrameSource {
             // The start of an interval that does not begin at the previous record: the frame
             // before the first record, or the end of an idle gap. Validation keeps it at or after
             // time zero and after the previous record.
-            let start = record.timestamp - record.interval
+            let start = record.timestampNanoseconds - record.intervalNanoseconds
             if let previous, start > previous {
                 appendReplayed(start, drops: 0, resynchronizes: true, record: nil)
-            } else if previous == nil, record.interval > 0 {
+            } else if previous == nil, record.intervalNanoseconds > 0 {
                 appendReplayed(start, drops: 0, resynchronizes: false, record: nil)
             }
-            appendReplayed(record.timestamp, drops: record.droppedFrames, resynchronizes: false, record: record)
-            previous = record.timestamp
+            appendReplayed(
+                record.timestampNanoseconds, drops: record.droppedFrames, resynchronizes: false, record: record)
+            previous = record.timestampNanoseconds
         }
     }
 
@@ -220,7 +221,7 @@ public final class ManualFrameSource: FrameSource {
         return .sleep(until: FrameInstant(nanoseconds: next))
     }
 
-    /// The same wait as ``nextFrameWait()``: the virtual display keeps refreshing while the loop
+    /// The same wait as `nextFrameWait()`: the virtual display keeps refreshing while the loop
     /// is idle, so tests advance in frames whether or not a link is active.
     @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait {
         nextFrameWait()
@@ -238,7 +239,9 @@ public final class ManualFrameSource: FrameSource {
 
     /// The grid point `frames` frames after `timestamp` (the time of the next grid point when
     /// `timestamp` is off the grid, after a long frame).
-    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant)
+        -> FrameInstant
+    {
         let index = refreshRate.frameIndex(atOrAfter: timestamp.nanoseconds + 1) + frames - 1
         return FrameInstant(nanoseconds: refreshRate.offsetNanoseconds(ofFrame: index))
     }

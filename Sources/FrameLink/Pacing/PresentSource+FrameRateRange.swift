@@ -1,8 +1,8 @@
-// PresentSource's frame-rate ranges (``PresentSource/requestFrameRate(in:)``), variable refresh and
+// PresentSource's frame-rate ranges (`PresentSource.requestFrameRate(in:)`), variable refresh and
 // the automatic frame rate.
 extension PresentSource {
     /// The vsyncs from one present to the next while frames follow the vsync: 1 (every vsync), the
-    /// divisor chosen for a requested frame-rate range (``requestFrameRate(in:)``), doubled while
+    /// divisor chosen for a requested frame-rate range (`requestFrameRate(in:)`), doubled while
     /// auto frame rate has halved the rate. In deadline mode, 2 while auto frame rate has halved
     /// the rate, else 1 (a requested range is then in the deadline grid's rate).
     public var presentInterval: Int {

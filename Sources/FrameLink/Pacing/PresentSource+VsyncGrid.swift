@@ -5,14 +5,16 @@ extension PresentSource {
     /// the swap-chain model (or presentation feedback) puts it on while frames follow the vsync
     /// grid; the moment present returned while a requested rate below a variable-refresh display's
     /// maximum is paced directly; else `nil`.
-    @_spi(FrameSourceImplementation) public var shownAtLastBoundary: FrameInstant? { knownShownTime.map { FrameInstant(nanoseconds: $0) } }
+    @_spi(FrameSourceImplementation) public var shownAtLastBoundary: FrameInstant? {
+        knownShownTime.map { FrameInstant(nanoseconds: $0) }
+    }
 
-    /// Reports ignored as implausible (see ``reportPresentation(ofFrame:at:)``).
+    /// Reports ignored as implausible (see `reportPresentation(ofFrame:at:)`).
     var ignoredReports: Int { reports.ignored }
     var chainDepth: Int64 { Int64(swapChainBuffers - Self.doubleBuffering) }
 
     /// Whether the presenter has reported when frames reached the screen
-    /// (``reportPresentation(ofFrame:at:)``): the grid then follows those times.
+    /// (`reportPresentation(ofFrame:at:)`): the grid then follows those times.
     public var receivesPresentationFeedback: Bool { reports.receivesFeedback }
 
     /// Whether the frame's timestamp is a phase-locked vsync: frames follow the vsync grid, and its
@@ -40,7 +42,7 @@ extension PresentSource {
     /// while frames follow the vsync grid.
     @_spi(FrameSourceImplementation) public var droppedFramesAtLastBoundary: Int? { knownDrops }
 
-    /// Tells the source when frame `frame` (counted by ``presentCount``) reached the screen, on the
+    /// Tells the source when frame `frame` (counted by `presentCount`) reached the screen, on the
     /// source's timeline (its ``now``): presentation feedback, as Wayland's presentation-time
     /// `presented` event, `GLX_OML_sync_control`'s UST, or `VK_GOOGLE_display_timing` give it.
     ///
@@ -52,13 +54,13 @@ extension PresentSource {
     /// ahead of now.
     ///
     /// - Parameters:
-    ///   - frame: The frame's number: the value of ``presentCount`` after its present.
+    ///   - frame: The frame's number: the value of `presentCount` after its present.
     ///   - instant: When it reached the screen, on the source's timeline.
     @_spi(FrameSourceImplementation) public func reportPresentation(ofFrame frame: Int64, at instant: FrameInstant) {
         _ = acceptPresentation(ofFrame: frame, at: instant)
     }
 
-    /// ``reportPresentation(ofFrame:at:)``, saying whether the report was taken (false: ignored as
+    /// `reportPresentation(ofFrame:at:)`, saying whether the report was taken (false: ignored as
     /// implausible).
     package func acceptPresentation(ofFrame frame: Int64, at instant: FrameInstant) -> Bool {
         reports.accept(frame: frame, at: instant.nanoseconds, now: now.nanoseconds, presentCount: presentCount)
@@ -71,7 +73,7 @@ extension PresentSource {
         reports.stop()
     }
 
-    /// ``reportPresentation(ofFrame:at:)`` with a time on the source's clock (a ``DisplayLab``'s).
+    /// `reportPresentation(ofFrame:at:)` with a time on the source's clock (a ``DisplayLab``'s).
     func reportPresentation(ofFrame frame: Int64, atClockNanoseconds time: Int64) {
         reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: time - epochNanoseconds))
     }

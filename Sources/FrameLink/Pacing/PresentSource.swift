@@ -11,10 +11,10 @@
 /// grid: a frame is shown at the first vsync after its present (and after the frame before it), so
 /// ``targetTimestamp`` is when the frame being built will be shown and a drop is counted only when
 /// the display really showed an old frame again. When the presenter reports when frames reached the
-/// screen (``reportPresentation(ofFrame:at:)``), those times replace the present returns.
+/// screen (`reportPresentation(ofFrame:at:)`), those times replace the present returns.
 ///
 /// While pacing is ``Pacing/automatic`` the source keeps checking what present does (windows get
-/// moved to another display; the host says when one is hidden, ``isWindowHidden``):
+/// moved to another display; the host says when one is hidden, `isWindowHidden`):
 /// - **vsync** when presents block and their returns fit a phase-stable grid (judged from 24 clean
 ///   returns, or 96), the last present having returned on it; the period is measured from the
 ///   grid, so a 59.94 Hz display that SDL reports as 59 Hz (or that an override calls 75 Hz) is
@@ -39,11 +39,11 @@
 /// (until the display changes), saying why.
 ///
 /// After a move to another display or a hide and show, returns stop fitting the grid; three in a
-/// row start the fit again (``vsyncRelocks``), and it re-locks within about a dozen frames.
+/// row start the fit again (`vsyncRelocks`), and it re-locks within about a dozen frames.
 ///
 /// The chosen mode and the reason are in ``mode`` and ``reason``, and in every statistics report.
 ///
-/// **Frame-rate ranges** (``requestFrameRate(in:)``, from ``FrameLoop/preferredFrameRateRange``):
+/// **Frame-rate ranges** (`requestFrameRate(in:)`, from ``FrameLoop/preferredFrameRateRange``):
 /// under a fixed vsync the present goes out on every k-th vsync, k chosen once for the display's
 /// rate (``FrameRateRange/choice(dividing:)``); in deadline mode the grid keeps that division of the
 /// display's grid once a vsync was seen, else paces the preferred rate directly, never above
@@ -189,7 +189,7 @@ public final class PresentSource: FrameSource {
 
     var rangeIntervalCache: (base: FrameRate, interval: Int)?
 
-    /// The requested frame-rate range (``requestFrameRate(in:)``).
+    /// The requested frame-rate range (`requestFrameRate(in:)`).
     var requestedRange: FrameRateRange?
 
     /// Whether the window is hidden or minimized, as the host learns from the window system
@@ -296,7 +296,7 @@ public final class PresentSource: FrameSource {
     /// once per vsync); presentation feedback, when reported, overrides it.
     ///
     /// A count outside 2…8 is a programmer error and traps.
-    @_spi(FrameSourceImplementation) public var swapChainBuffers = 2 {
+    public var swapChainBuffers = 2 {
         didSet {
             precondition(
                 (2...8).contains(swapChainBuffers),
@@ -314,7 +314,7 @@ public final class PresentSource: FrameSource {
     ///   - pacing: Automatic detection (default), or a forced mode.
     ///   - clock: The clock to read and sleep on (the system's monotonic clock by default; a
     ///     ``VirtualClock`` or a ``DisplayLab`` in tests).
-    ///   - present: Presents the frame; may block until vsync (settable later as ``present``).
+    ///   - present: Presents the frame; may block until vsync (settable later as `present`).
     public init(
         displayRefreshRate: FrameRate = .hz60, pacing: Pacing = .automatic, clock: (any PacingClock)? = nil,
         present: (@MainActor () -> Void)? = nil
@@ -338,8 +338,8 @@ public final class PresentSource: FrameSource {
     /// The time since the source was created.
     public var now: FrameInstant { deadline.now }
 
-    /// What ends the wait and gives the frame its timestamp, decided by ``nextFrameWait()`` or
-    /// ``idleWait(until:)`` and carried out by ``beginFrame(at:)``.
+    /// What ends the wait and gives the frame its timestamp, decided by `nextFrameWait()` or
+    /// `idleWait(until:)` and carried out by `beginFrame(at:)`.
     enum Boundary {
         /// The moment present returned (pacing off, start-up probing).
         case presentEnd
@@ -592,7 +592,9 @@ public final class PresentSource: FrameSource {
 
     /// `frames` vsyncs of the grid after `timestamp` while frames follow it; else `frames` periods
     /// of the effective rate.
-    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant)
+        -> FrameInstant
+    {
         if swapChain.lastVsyncNumber != nil {
             let number = grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
             return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames * Int64(presentInterval)))
@@ -609,7 +611,7 @@ public final class PresentSource: FrameSource {
     var callWasPaced = false
     /// Whether the last present blocked and its return fitted the grid.
     var lastReturnFits = false
-    /// When the last frame's work began (``beginWork(at:)``), and how long after that its present
+    /// When the last frame's work began (`beginWork(at:)`), and how long after that its present
     /// returned.
     var frameStart: Int64 = 0
     var returnOffset: Int64 = 0

@@ -13,7 +13,7 @@ struct _BackToBackFrames {
     /// within a tenth of the display's rate, and are paced by deadline at it until they are light.
     static let limit: Int64 = 30
 
-    /// The limit under a cap (``PresentSource/capsAtDisplayRefreshRate``): the run ends with the
+    /// The limit under a cap (`PresentSource.capsAtDisplayRefreshRate`): the run ends with the
     /// 4th present, the fewest light frames presented back to back that show a present ignores
     /// vsync (3 buffers assumed, and two presents into a full chain). Frames are held to the cap
     /// after it. (Like ``limit``, the presents after the first.)

@@ -34,16 +34,22 @@ public enum FramePhase: Int, CaseIterable, Sendable, CustomStringConvertible {
     public static let work: [FramePhase] = [.events, .timers, .links, .render, .present]
 }
 
-/// How long each phase of one frame interval took, in nanoseconds.
+/// How long each phase of one frame interval took.
 public struct PhaseDurations: Hashable, Sendable {
     /// Nanoseconds per phase, indexed by `FramePhase.rawValue`.
-    public var nanoseconds: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
+    private var nanoseconds: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
 
     /// Creates durations that are all zero.
     public init() {}
 
-    /// The duration of `phase` in nanoseconds.
-    public subscript(phase: FramePhase) -> Int64 {
+    /// The duration of `phase`.
+    public subscript(phase: FramePhase) -> Duration {
+        get { .nanoseconds(self[nanoseconds: phase]) }
+        set { self[nanoseconds: phase] = newValue.wholeNanoseconds }
+    }
+
+    /// The duration of `phase` in nanoseconds, as FrameLink computes with it.
+    package subscript(nanoseconds phase: FramePhase) -> Int64 {
         get {
             switch phase {
             case .presentWait: nanoseconds.0
@@ -68,16 +74,16 @@ public struct PhaseDurations: Hashable, Sendable {
 
     /// The work phase (not the wait) that took longest.
     public var longestWorkPhase: FramePhase {
-        FramePhase.work.max { self[$0] < self[$1] } ?? .links
+        FramePhase.work.max { self[nanoseconds: $0] < self[nanoseconds: $1] } ?? .links
     }
 
     /// Compares every phase.
     public static func == (lhs: PhaseDurations, rhs: PhaseDurations) -> Bool {
-        FramePhase.allCases.allSatisfy { lhs[$0] == rhs[$0] }
+        FramePhase.allCases.allSatisfy { lhs[nanoseconds: $0] == rhs[nanoseconds: $0] }
     }
 
     /// Hashes every phase.
     public func hash(into hasher: inout Hasher) {
-        for phase in FramePhase.allCases { hasher.combine(self[phase]) }
+        for phase in FramePhase.allCases { hasher.combine(self[nanoseconds: phase]) }
     }
 }

@@ -24,13 +24,13 @@ public struct FrameReport: Codable, Hashable, Sendable {
         /// Creates the JSON form of a drop event.
         public init(_ drop: FrameDrop) {
             frame = drop.frameIndex
-            intervalMilliseconds = Double(drop.interval) / 1e6
+            intervalMilliseconds = Double(drop.intervalNanoseconds) / 1e6
             droppedFrames = drop.droppedFrames
             phase = drop.phase.description
-            phaseMilliseconds = Double(drop.phaseDuration) / 1e6
+            phaseMilliseconds = Double(drop.phaseDurationNanoseconds) / 1e6
             culprit = drop.culprit
-            culpritMilliseconds = Double(drop.culpritDuration) / 1e6
-            gapMilliseconds = drop.isGap ? Double(drop.gapDuration) / 1e6 : nil
+            culpritMilliseconds = Double(drop.culpritDurationNanoseconds) / 1e6
+            gapMilliseconds = drop.isGap ? Double(drop.gapDurationNanoseconds) / 1e6 : nil
         }
     }
 

@@ -16,7 +16,7 @@ extension FrameStatistics {
         periodNanoseconds = period
         if var record = recorded {
             // A replayed log: the recording's phases, and the boundary from its own grid.
-            (record.index, record.timestamp, record.interval, record.droppedFrames) =
+            (record.index, record.timestampNanoseconds, record.intervalNanoseconds, record.droppedFrames) =
                 (frameIndex, now, interval, droppedFrames)
             self.record(record, gapDuration: droppedFrames > 0 ? _GapRule.gap(of: record, period: period) : 0)
             return record
@@ -24,8 +24,8 @@ extension FrameStatistics {
         var phases = blame.phases
         let wait = max(0, now - waitStart)
         let present = min(max(0, presentDuration), wait)
-        phases[.present] = present
-        phases[.presentWait] = wait - present
+        phases[nanoseconds: .present] = present
+        phases[nanoseconds: .presentWait] = wait - present
         let record = FrameRecord(
             index: frameIndex, timestamp: now, interval: interval, droppedFrames: droppedFrames, phases: phases)
         if record.droppedFrames > 0 {

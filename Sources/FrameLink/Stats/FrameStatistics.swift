@@ -136,7 +136,7 @@ public final class FrameStatistics {
     package func record(
         _ record: FrameRecord, culprit: String? = nil, culpritDuration: Int64 = 0, gapDuration: Int64 = 0
     ) -> FrameDrop? {
-        let interval = record.interval
+        let interval = record.intervalNanoseconds
         frames += 1
         elapsedNanoseconds += interval
         longestIntervalNanoseconds = max(longestIntervalNanoseconds, interval)
@@ -151,8 +151,8 @@ public final class FrameStatistics {
         longestHitchNanoseconds = max(longestHitchNanoseconds, hitch)
         let phase = record.phases.longestWorkPhase
         let drop = FrameDrop(
-            frameIndex: record.index, timestamp: record.timestamp, interval: interval,
-            droppedFrames: record.droppedFrames, phase: phase, phaseDuration: record.phases[phase],
+            frameIndex: record.index, timestamp: record.timestampNanoseconds, interval: interval,
+            droppedFrames: record.droppedFrames, phase: phase, phaseDuration: record.phases[nanoseconds: phase],
             culprit: culprit, culpritDuration: culpritDuration, gapDuration: gapDuration)
         if drops.count >= dropHistoryLimit { drops.removeFirst(drops.count - dropHistoryLimit + 1) }
         if dropHistoryLimit > 0 { drops.append(drop) }

@@ -17,7 +17,9 @@ enum _GapRule {
     /// The gap of an interval whose wait ended `late` nanoseconds after its boundary, at a refresh
     /// `period`, after a frame whose work took `phases`: `late`, or 0 when the interval is not a gap.
     static func gap(late: Int64, period: Int64, phases: PhaseDurations) -> Int64 {
-        guard period > 0, late / latePeriods > period, late >= phases[phases.longestWorkPhase] else { return 0 }
+        guard period > 0, late / latePeriods > period, late >= phases[nanoseconds: phases.longestWorkPhase] else {
+            return 0
+        }
         return late
     }
 
@@ -28,15 +30,18 @@ enum _GapRule {
     /// grid is, and a vsync's when the previous frame was on it). Any record is accepted: nothing overflows, and a record whose
     /// phases do not fit its interval has no gap.
     static func gap(of record: FrameRecord, period: Int64) -> Int64 {
-        guard period > 0, record.interval > 0 else { return 0 }
-        let waited = record.phases[.present].addingReportingOverflow(record.phases[.presentWait])
-        guard !waited.overflow, waited.partialValue >= 0, waited.partialValue <= record.interval else { return 0 }
+        guard period > 0, record.intervalNanoseconds > 0 else { return 0 }
+        let waited = record.phases[nanoseconds: .present].addingReportingOverflow(
+            record.phases[nanoseconds: .presentWait])
+        guard !waited.overflow, waited.partialValue >= 0, waited.partialValue <= record.intervalNanoseconds else {
+            return 0
+        }
         // The wait began within the interval (checked above); its boundary may lie beyond what
         // 64 bits count only when it also lies after the timestamp: then the wait was not late.
-        let waitStartAfterPrevious = record.interval - waited.partialValue
+        let waitStartAfterPrevious = record.intervalNanoseconds - waited.partialValue
         let (boundaryAfterPrevious, overflow) =
             (waitStartAfterPrevious - waitStartAfterPrevious % period).addingReportingOverflow(period)
         guard !overflow else { return 0 }
-        return gap(late: record.interval - boundaryAfterPrevious, period: period, phases: record.phases)
+        return gap(late: record.intervalNanoseconds - boundaryAfterPrevious, period: period, phases: record.phases)
     }
 }
