@@ -36,7 +36,7 @@ public final class DeadlineSource: FrameSource {
     private var gridRate: FrameRate
 
     /// Called at the start of every frame wait, before sleeping: present the previous frame here.
-    public var present: (@MainActor () -> Void)?
+    @_spi(FrameSourceImplementation) public var present: (@MainActor () -> Void)?
 
     /// Returns true when input is waiting; checked between idle sleeps so that input wakes the loop.
     @_spi(FrameSourceImplementation) public var inputPending: (@MainActor () -> Bool)?
@@ -46,9 +46,9 @@ public final class DeadlineSource: FrameSource {
 
     /// Why the source paces by deadline, for reports (set by whoever chose it, for example
     /// `"vsync not honoured: present returned in 0.05 ms"`).
-    public var reason: String?
+    @_spi(FrameSourceImplementation) public var reason: String?
 
-    /// The mode and rate, with ``reason`` and how the loop waits:
+    /// The mode and rate, with the reason it was chosen and how the loop waits:
     /// `"deadline 60 Hz (sleep, then spin the last 0.5 ms): vsync not honoured"`.
     public var pacingDescription: String {
         let spin = (loop?.waiter.currentSpin ?? .nanoseconds(FrameWaiter.AdaptiveSpin.initial)).wholeNanoseconds
