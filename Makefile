@@ -190,7 +190,16 @@ api-check: deps
 	if ! git cat-file -e "$$commit^{commit}" 2>/dev/null; then \
 	  echo "error: $$version's commit $$commit is not in this clone's history (a shallow clone? git fetch --unshallow)" >&2; exit 1; fi; \
 	echo "api-check: comparing with $$version (commit $$commit, from CHANGELOG.md)"; \
-	$(SWIFT) package diagnose-api-breaking-changes "$$commit" --products FrameLink FrameLinkSDL
+	mkdir -p $(OUT); \
+	$(SWIFT) package diagnose-api-breaking-changes "$$commit" --products FrameLink FrameLinkSDL 2>&1 | tee $(OUT)/api-check.txt; \
+	digester=$${PIPESTATUS[0]}; \
+	full=$$(git rev-parse "$$commit"); baseline=$$($(SWIFT) build --show-bin-path | sed 's|/debug$$||')/apidiff/$$full-checkout; \
+	if [ ! -d "$$baseline" ]; then echo "error: the digester left no baseline checkout at $$baseline" >&2; exit 1; fi; \
+	python3 scripts/api-hidden.py $(OUT)/api-check.txt "$$baseline" FrameLink FrameLinkSDL; hidden=$$?; \
+	if [ $$digester != 0 ] || [ $$hidden != 0 ]; then exit 1; fi
+
+# (The digester does not see a public declaration made package or internal: scripts/api-hidden.py
+# compares the public symbol graphs of the baseline checkout the digester left and of this tree.)
 
 # Leaks: a headless demo and the XCTest suites under valgrind memcheck; suppressions are documented
 # in scripts/valgrind.supp and scripts/lsan.supp.

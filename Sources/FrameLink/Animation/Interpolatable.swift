@@ -67,11 +67,46 @@ extension Float: Interpolatable {
     public var magnitudeSquared: Double { Double(self) * Double(self) }
 }
 
-extension SIMD2: Interpolatable where Scalar: BinaryFloatingPoint {}
-extension SIMD3: Interpolatable where Scalar: BinaryFloatingPoint {}
-extension SIMD4: Interpolatable where Scalar: BinaryFloatingPoint {}
+// The conformance's members, on the conforming vectors only (no extension of every `SIMD` type).
+extension SIMD2: Interpolatable where Scalar: BinaryFloatingPoint {
+    /// The vector with every component multiplied by `factor`.
+    @inlinable
+    public func scaled(by factor: Double) -> Self { self * Scalar(factor) }
 
-extension SIMD where Scalar: BinaryFloatingPoint {
+    /// The sum of the squares of the components, as a `Double`.
+    @inlinable
+    public var magnitudeSquared: Double { Double((self * self).sum()) }
+
+    /// Whether every component is finite.
+    @inlinable
+    public var isFinite: Bool {
+        // x - x is 0 for every finite x and NaN for NaN and the infinities.
+        let difference = self - self
+        return difference == Self()
+    }
+}
+
+// The conformance's members, on the conforming vectors only (no extension of every `SIMD` type).
+extension SIMD3: Interpolatable where Scalar: BinaryFloatingPoint {
+    /// The vector with every component multiplied by `factor`.
+    @inlinable
+    public func scaled(by factor: Double) -> Self { self * Scalar(factor) }
+
+    /// The sum of the squares of the components, as a `Double`.
+    @inlinable
+    public var magnitudeSquared: Double { Double((self * self).sum()) }
+
+    /// Whether every component is finite.
+    @inlinable
+    public var isFinite: Bool {
+        // x - x is 0 for every finite x and NaN for NaN and the infinities.
+        let difference = self - self
+        return difference == Self()
+    }
+}
+
+// The conformance's members, on the conforming vectors only (no extension of every `SIMD` type).
+extension SIMD4: Interpolatable where Scalar: BinaryFloatingPoint {
     /// The vector with every component multiplied by `factor`.
     @inlinable
     public func scaled(by factor: Double) -> Self { self * Scalar(factor) }
