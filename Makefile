@@ -191,11 +191,11 @@ api-check: deps
 	  echo "error: $$version's commit $$commit is not in this clone's history (a shallow clone? git fetch --unshallow)" >&2; exit 1; fi; \
 	echo "api-check: comparing with $$version (commit $$commit, from CHANGELOG.md)"; \
 	mkdir -p $(OUT); \
-	$(SWIFT) package diagnose-api-breaking-changes "$$commit" --products FrameLink FrameLinkSDL 2>&1 | tee $(OUT)/api-check.txt; \
-	digester=$${PIPESTATUS[0]}; \
+	digester=0; $(SWIFT) package diagnose-api-breaking-changes "$$commit" --products FrameLink FrameLinkSDL 2>&1 \
+	  | tee $(OUT)/api-check.txt || digester=$$?; \
 	full=$$(git rev-parse "$$commit"); baseline=$$($(SWIFT) build --show-bin-path | sed 's|/debug$$||')/apidiff/$$full-checkout; \
 	if [ ! -d "$$baseline" ]; then echo "error: the digester left no baseline checkout at $$baseline" >&2; exit 1; fi; \
-	python3 scripts/api-hidden.py $(OUT)/api-check.txt "$$baseline" FrameLink FrameLinkSDL; hidden=$$?; \
+	hidden=0; python3 scripts/api-hidden.py $(OUT)/api-check.txt "$$baseline" FrameLink FrameLinkSDL || hidden=$$?; \
 	if [ $$digester != 0 ] || [ $$hidden != 0 ]; then exit 1; fi
 
 # (The digester does not see a public declaration made package or internal: scripts/api-hidden.py
