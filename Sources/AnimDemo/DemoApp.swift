@@ -374,13 +374,13 @@ final class DemoApp {
     private func inputLatencyLine(_ statistics: FrameStatistics) -> String {
         var line = "latency mode \(host.loop.minimizesInputLatency ? "on" : "off")"
         if host.loop.minimizesInputLatency {
-            line += " (margin \(format(host.loop.inputLatencyMargin.secondsValue * 1e3, decimals: 1)) ms)"
+            line += " (margin \(format((host.loop.inputLatencyMargin / .milliseconds(1)), decimals: 1)) ms)"
         }
         guard statistics.inputEvents > 0 else { return line + "   input to screen: no input yet" }
         return line + "   input to screen p50 "
-            + "\(format(statistics.inputLatency(atPercentile: 50).secondsValue * 1e3, decimals: 1)) p99 "
-            + "\(format(statistics.inputLatency(atPercentile: 99).secondsValue * 1e3, decimals: 1)) max "
-            + "\(format(statistics.longestInputLatency.secondsValue * 1e3, decimals: 1)) ms"
+            + "\(format((statistics.inputLatency(atPercentile: 50) / .milliseconds(1)), decimals: 1)) p99 "
+            + "\(format((statistics.inputLatency(atPercentile: 99) / .milliseconds(1)), decimals: 1)) max "
+            + "\(format((statistics.longestInputLatency / .milliseconds(1)), decimals: 1)) ms"
     }
 
     private func printProgress() {

@@ -55,7 +55,7 @@ struct DemoReport: Codable {
         let loopStatistics = host.loop.statistics
         statistics = loopStatistics.report
         self.framesRun = framesRun
-        durationSeconds = loopStatistics.elapsed.secondsValue
+        durationSeconds = (loopStatistics.elapsed / .seconds(1))
         millisecondsPerFrame = loopStatistics.frames > 0 ? durationSeconds * 1e3 / Double(loopStatistics.frames) : 0
         self.sprites = sprites
         seed = options.seed

@@ -33,7 +33,7 @@ final class HUD {
     /// `budget` (one refresh period); `text` draws the text lines, or `nil` to draw none.
     init(statistics: FrameStatistics, budget: Duration, width: Int, height: Int, text: TextRenderer?) {
         self.statistics = statistics
-        budgetNanoseconds = budget.wholeNanoseconds
+        budgetNanoseconds = Int64(budget / .nanoseconds(1))
         self.width = Int32(width)
         self.height = Int32(height)
         self.text = text

@@ -77,7 +77,7 @@ final class Scene {
         }
         motion.resize(to: looks.map(\.size))
         placements = Array(repeating: SpritePlacement(), count: looks.count)
-        motion.place(at: clock.time.secondsValue, into: &placements)
+        motion.place(at: (clock.time / .seconds(1)), into: &placements)
     }
 
     /// Adds the scene's display link to `loop`. The link holds the scene weakly.
@@ -117,10 +117,10 @@ final class Scene {
         case .realTime:
             frameTime = link.targetTimestamp
         case .fixedStep(let step):
-            frameTime = FrameInstant(nanoseconds: link.callCount * step.wholeNanoseconds)
+            frameTime = FrameInstant.zero + step * link.callCount
         }
         _ = clock.update(at: frameTime)
-        motion.place(at: clock.time.secondsValue, into: &placements)
+        motion.place(at: (clock.time / .seconds(1)), into: &placements)
     }
 
     /// Draws every sprite, rotated, from `atlas` (`SDL_Texture *`).

@@ -73,8 +73,8 @@ final class StallInjector {
         guard isDue else { return }
         isRequested = false
         let start = ContinuousClock.now
-        Thread.sleep(forTimeInterval: duration.secondsValue)
+        Thread.sleep(forTimeInterval: (duration / .seconds(1)))
         let slept = ContinuousClock.now - start
-        stalls.append(Stall(frame: frame, milliseconds: slept.secondsValue * 1e3))
+        stalls.append(Stall(frame: frame, milliseconds: (slept / .seconds(1)) * 1e3))
     }
 }

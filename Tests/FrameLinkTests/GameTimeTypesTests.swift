@@ -239,4 +239,134 @@ struct GameTimeTypesTests {
         // The old rule, target − timestamp per frame, loses the dropped frames' time.
         #expect((lastTarget - start) - gridSum >= .milliseconds(33))
     }
+
+    // MARK: Found in review
+
+    @Test("a game timer that sets its own date to now fires again at the next update, not in a loop")
+    func timerRescheduledToNowWaitsForTheNextUpdate() {
+        let (source, loop, clock) = makeGame()
+        var count = 0
+        FrameTimer(interval: .milliseconds(100), repeats: true) { timer in
+            count += 1
+            if count < 1_000 { timer.gameFireDate = clock.now }
+        }.add(to: clock)
+        var chain = 0
+        func link() {
+            FrameTimer(fireAt: clock.now, interval: .seconds(1), repeats: false) { _ in
+                chain += 1
+                if chain < 100 { link() }
+            }.add(to: clock)
+        }
+        link()
+        source.advance(to: FrameInstant(nanoseconds: 130_000_000))
+        #expect(count <= 5, "one fire per update once it is due")
+        #expect(chain <= 14, "a chain of timers added at the current time fires one per update")
+        #expect(loop.frameIndex > 0)
+    }
+
+    @Test("resuming does not replay the pause when no update ran during it; pending single steps are dropped")
+    func resumeReplaysNothing() {
+        let (source, loop) = makeLoop()
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        let simulation = DisplayLink { link in _ = clock.update(at: link.targetTimestamp) }
+        simulation.add(to: loop, forMode: .common)
+        DisplayLink { _ in }.add(to: loop, forMode: .common)
+        source.advance(to: .seconds(1))
+        clock.pause()
+        simulation.isPaused = true  // the pause menu stops the simulation link too
+        source.advance(to: .seconds(3))
+        let before = clock.now
+        clock.resume()
+        simulation.isPaused = false
+        source.advance(frames: 1)
+        #expect(clock.now - before <= .milliseconds(17), "one frame of game time, not the pause")
+
+        clock.pause()
+        clock.step()
+        clock.resume()
+        source.advance(frames: 10)
+        clock.pause()
+        let paused = clock.now
+        source.advance(frames: 1)
+        #expect(clock.now == paused, "a step asked for in an earlier pause does not run in this one")
+    }
+
+    @Test("a timestamp that goes back counts no time, and time is not counted twice")
+    func timestampGoingBack() {
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        for milliseconds: Int64 in [0, 100, 90, 116] {
+            _ = clock.update(at: FrameInstant(nanoseconds: milliseconds * 1_000_000))
+        }
+        #expect(clock.now == GameInstant(nanoseconds: 116_000_000))
+    }
+
+    @Test("update(for:) follows the loop's resync: a window hidden for 5 s moves game time by one frame")
+    func updateForLinkFollowsResync() throws {
+        let (source, loop) = makeLoop()
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        var deltas: [(Duration, Duration)] = []
+        DisplayLink { link in
+            let frame = clock.update(for: link)
+            deltas.append((link.deltaTime, frame.realDelta))
+        }.add(to: loop, forMode: .common)
+        source.advance(frames: 30)
+        #expect(deltas.first?.1 == .zero, "the first update counts no time")
+        #expect(deltas.dropFirst().allSatisfy { $0.0 == $0.1 })
+        loop.isOutputHidden = true
+        source.advance(by: .seconds(5))
+        loop.isOutputHidden = false
+        deltas.removeAll()
+        source.advance(frames: 2)
+        let first = try #require(deltas.first)
+        #expect(first.1 == first.0 && first.1 < .milliseconds(17), "one frame, not the 5 s away")
+    }
+
+    @Test("nested game timers: each is blamed for its own time, and slices stay oldest first")
+    func nestedGameTimersAreBlamedForTheirOwnTime() throws {
+        let (source, loop) = makeLoop()
+        let log = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
+        log.recordsCallbacks = true
+        loop.frameLog = log
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        let minigame = GameClock(fixedStep: .milliseconds(10))
+        _ = minigame.update(at: .zero)
+        var target = FrameInstant.zero
+        let update = DisplayLink { link in
+            target = link.targetTimestamp
+            _ = clock.update(at: link.targetTimestamp)
+        }
+        update.label = "game update"
+        update.add(to: loop, forMode: .common)
+        let outer = FrameTimer(interval: .milliseconds(500), repeats: false) { _ in
+            source.simulateWork(for: .milliseconds(1))
+            _ = minigame.update(at: target)
+        }
+        outer.label = "outer"
+        outer.add(to: clock)
+        let inner = FrameTimer(fireAt: GameInstant.zero, interval: .seconds(1), repeats: false) { _ in
+            source.simulateWork(for: .milliseconds(40))
+        }
+        inner.label = "inner"
+        inner.add(to: minigame)
+        source.advance(frames: 60)
+        let drop = try #require(loop.statistics.drops.first)
+        #expect(drop.culprit == "inner")
+        #expect(drop.culpritDuration == .milliseconds(40))
+        let slices = log.callbackSlices
+        #expect(slices.map(\.start) == slices.map(\.start).sorted())
+        #expect(slices.filter { $0.label == "outer" }.map(\.duration) == [41_000_000], "a slice spans its run")
+    }
+
+    @Test("a game-time animator's targetTimestamp is the loop's, not game time in a FrameInstant")
+    func animatorTargetIsLoopTime() {
+        let (source, loop) = makeLoop()
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        DisplayLink { link in _ = clock.update(at: link.targetTimestamp) }.add(to: loop, forMode: .common)
+        let effects = Animator(loop: loop, gameClock: clock)
+        effects.add(Tween(from: 0.0, to: 1, duration: 100)) { _ in }
+        source.advance(to: .seconds(1))
+        clock.pause()
+        source.advance(to: .seconds(2))
+        #expect(effects.targetTimestamp == loop.targetTimestamp)
+    }
 }

@@ -142,7 +142,7 @@ struct ProgrammerErrorTests {
         Case("GameClock(maximumStepsPerFrame: 0)", "maximumStepsPerFrame 0: must be at least 1") {
             _ = GameClock(maximumStepsPerFrame: 0)
         },
-        Case("GameClock.timeScale = -0.5", "time scale -0.5: must be finite and zero or more") {
+        Case("GameClock.timeScale = -0.5", "time scale -0.5: must be zero to 1000.0") {
             GameClock().timeScale = -0.5
         },
         Case("Animator.timeScale = .nan", "Animator.timeScale nan") {
@@ -176,6 +176,14 @@ struct ProgrammerErrorTests {
         Case("Animator(loop:gameClock:).time(at: FrameInstant)", "pass a GameInstant") {
             _ = Animator(loop: FrameLoop(source: ManualFrameSource()), gameClock: GameClock()).time(
                 at: FrameInstant.zero)
+        },
+        Case("GameClock.timeScale = 1e11", "time scale 100000000000.0: must be zero to 1000.0") {
+            GameClock().timeScale = 1e11
+        },
+        Case("fireDate read after gameFireDate was set", "the timer's date was set as game time") {
+            let timer = FrameTimer(fireAt: GameInstant.zero + .seconds(1), interval: .seconds(1), repeats: false) { _ in
+            }
+            _ = timer.fireDate
         },
         Case("Interpolated.value(at: .nan)", "pass a GameFrame's alpha") {
             _ = Interpolated(1.0).value(at: .nan)

@@ -104,8 +104,9 @@ public final class Animator {
     /// The time animation time is measured from, in nanoseconds: the loop's or the game clock's.
     private var baseNow: Int64 { gameClock?.timeNanoseconds ?? loop.now.nanoseconds }
 
-    /// The time of the frame animated last: its link's ``DisplayLink/targetTimestamp`` (on game
-    /// time, the game clock's time then).
+    /// The loop time of the frame animated last: its link's ``DisplayLink/targetTimestamp``, the
+    /// time the frame is shown (also for an animator on game time, whose animations were evaluated
+    /// at the game clock's time then).
     public var targetTimestamp: FrameInstant { FrameInstant(nanoseconds: max(lastTarget, 0)) }
 
     /// The number of animations running or paused (a group or sequence counts once).
@@ -189,8 +190,8 @@ public final class Animator {
     // MARK: The frame
 
     private func step(_ link: DisplayLink) {
-        let target = gameClock?.timeNanoseconds ?? link.targetTimestamp.nanoseconds
-        lastTarget = target
+        lastTarget = link.targetTimestamp.nanoseconds
+        let target = gameClock?.timeNanoseconds ?? lastTarget
         let now = clockTime(target)
         if !departedLeaves.isEmpty { cancelDepartedLeaves() }
         let count = stores.count

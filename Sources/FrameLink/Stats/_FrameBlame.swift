@@ -22,8 +22,8 @@ struct _FrameBlame {
             noteRun(culprit(), from: start, to: end, ownTime: end - start)
             return
         }
-        noteRun(culprit(), from: start, to: end, ownTime: end - start - nested.totalNanoseconds)
-        nested.take { run in noteRun(.timer(run.timer), from: run.start, to: run.end, ownTime: run.end - run.start) }
+        noteRun(culprit(), from: start, to: end, ownTime: end - start - nested.outermostNanoseconds)
+        nested.take { run in noteRun(.timer(run.timer), from: run.start, to: run.end, ownTime: run.ownTime) }
     }
 
     /// Notes one run that took `ownTime` of its own between `start` and `end`.

@@ -61,15 +61,22 @@ public final class GameClock {
 
     /// How fast game time runs relative to real time: 1 is normal, 0.5 slow motion, 0 frozen.
     ///
-    /// Must be finite and zero or more: anything else stops the program with a `FrameLinkError`
-    /// message.
+    /// Must be zero to ``maximumTimeScale``: anything else (NaN, infinite, negative, larger) stops
+    /// the program with a `FrameLinkError` message.
     public var timeScale: Double = 1 {
         willSet {
-            guard newValue.isFinite, newValue >= 0 else {
-                FrameLinkError.trap(.invalidInterval("time scale \(newValue): must be finite and zero or more"))
+            guard newValue.isFinite, newValue >= 0, newValue <= Self.maximumTimeScale else {
+                FrameLinkError.trap(
+                    .invalidInterval(
+                        "time scale \(newValue): must be zero to \(Self.maximumTimeScale) (a fast-forward of at most 1,000×)"
+                    ))
             }
         }
     }
+
+    /// The largest ``timeScale``: 1,000, a fast-forward far beyond any a game plays, which keeps a
+    /// frame's game time (at most ``maximumDelta`` times it) within the clock's integer nanoseconds.
+    public nonisolated static let maximumTimeScale = 1_000.0
 
     /// Whether game time is paused (real time goes on).
     public private(set) var isPaused = false
@@ -87,6 +94,14 @@ public final class GameClock {
     private(set) var timeNanoseconds: Int64 = 0
     /// Timers on game time, by fire date (timers with the same date in the order scheduled).
     private var timers: [FrameTimer] = []
+    /// Timers scheduled while timers fire, in the order scheduled: added to ``timers`` once the
+    /// outermost pass ends (a fire may update the clock again, which fires in a pass of its own).
+    private var scheduledDuringPass: [FrameTimer] = []
+    /// How many passes that fire timers are running (more than 1 when a fire updates the clock).
+    private var firingPasses = 0
+    /// Whether an update ran since the clock was paused: if none did, the time until the resume
+    /// is not counted by the next update.
+    private var updatedWhilePaused = false
 
     private var accumulator: Int64 = 0
     private var lastTimestamp: Int64?
@@ -159,11 +174,20 @@ public final class GameClock {
     }
 
     /// Pauses game time.
-    public func pause() { isPaused = true }
+    public func pause() {
+        guard !isPaused else { return }
+        isPaused = true
+        updatedWhilePaused = false
+    }
 
-    /// Resumes game time; the paused stretch is not replayed.
+    /// Resumes game time; the paused stretch is not replayed, even when no update ran during it
+    /// (the link that updates the clock was paused too), and single steps asked for during the
+    /// pause and not run are forgotten.
     public func resume() {
+        guard isPaused else { return }
         isPaused = false
+        pendingSingleSteps = 0
+        if !updatedWhilePaused { lastTimestamp = nil }
     }
 
     /// While paused, makes the next ``update(at:)`` run exactly one fixed step (for debugging frame
@@ -184,10 +208,31 @@ public final class GameClock {
     public func update(at timestamp: FrameInstant) -> GameFrame {
         let now = timestamp.nanoseconds
         let realDelta = lastTimestamp.map { min(max(0, now - $0), maximumDeltaNanoseconds) } ?? 0
-        lastTimestamp = now
+        // A timestamp earlier than the last counts no time, and the next counts from the later one.
+        lastTimestamp = max(lastTimestamp ?? now, now)
+        return advance(byRealNanoseconds: realDelta)
+    }
+
+    /// Advances the clock by the frame `link` is called for and returns what to simulate: the
+    /// link's ``DisplayLink/deltaTime`` of real time (clamped to ``maximumDelta``), so game time
+    /// follows the loop's own rule for simulation time — including its resyncs: after a load the
+    /// game resynced the loop for, or a hidden window shown again, the game moves by one frame,
+    /// not by the time it was away. The first update counts no time, as with ``update(at:)``.
+    public func update(for link: DisplayLink) -> GameFrame {
+        let now = link.targetTimestamp.nanoseconds
+        let realDelta =
+            lastTimestamp == nil ? 0 : min(max(0, link.deltaTime.wholeNanoseconds), maximumDeltaNanoseconds)
+        lastTimestamp = max(lastTimestamp ?? now, now)
+        return advance(byRealNanoseconds: realDelta)
+    }
+
+    /// Moves game time by `realDelta` nanoseconds of real time (scaled, or a single step while
+    /// paused), runs the step accumulator and fires the timers that are due.
+    private func advance(byRealNanoseconds realDelta: Int64) -> GameFrame {
 
         var gameDelta: Int64 = 0
         if isPaused {
+            updatedWhilePaused = true
             if pendingSingleSteps > 0 {
                 pendingSingleSteps -= 1
                 gameDelta = stepNanoseconds
@@ -220,9 +265,15 @@ public final class GameClock {
 
     // MARK: Timers and animators on game time
 
-    /// Schedules `timer` at its fire date (moving it if it is scheduled already).
+    /// Schedules `timer` at its fire date (moving it if it is scheduled already). During a pass
+    /// that fires timers, it waits for the pass to end: a timer scheduled by a fire (its own next
+    /// date, or one set to the current time) fires from the next update, as on a loop.
     func schedule(_ timer: FrameTimer) {
         unschedule(timer)
+        if firingPasses > 0 {
+            scheduledDuringPass.append(timer)
+            return
+        }
         let date = timer.nextFireNanoseconds
         var index = timers.count
         while index > 0 && timers[index - 1].nextFireNanoseconds > date { index -= 1 }
@@ -232,17 +283,21 @@ public final class GameClock {
     /// Removes `timer` from the schedule, if it is there.
     func unschedule(_ timer: FrameTimer) {
         if let index = timers.firstIndex(where: { $0 === timer }) { timers.remove(at: index) }
+        if let index = scheduledDuringPass.firstIndex(where: { $0 === timer }) { scheduledDuringPass.remove(at: index) }
     }
 
     /// Fires the timers whose fire date game time has reached, earliest first; a repeating timer
     /// fires once however many of its dates passed, and goes on at its next date on its grid.
-    /// Inside a loop's frame, each fire is timed for the loop's blame and trace.
+    /// Timers scheduled by the fires wait for the next update. Inside a loop's frame, each fire is
+    /// timed for the loop's blame and trace (its own time: not that of timers it fired in turn).
     private func fireDueTimers() {
         guard let first = timers.first, first.nextFireNanoseconds <= timeNanoseconds else { return }
         let nested = FrameLoop.current?.nestedCallbacksWhileMeasuring
-        var mark = nested?.now ?? 0
+        firingPasses += 1
         while let timer = timers.first, timer.nextFireNanoseconds <= timeNanoseconds {
             timers.removeFirst()
+            let start = nested?.now ?? 0
+            nested?.enter()
             // Rescheduled before the call, so that the closure may reschedule or invalidate it.
             if timer.beginFire(now: timeNanoseconds, scheduledFor: timer.nextFireNanoseconds, frameIndex: -1) != nil {
                 schedule(timer)
@@ -251,11 +306,12 @@ public final class GameClock {
                 timer.callFromLoop()
                 timer.invalidate()
             }
-            if let nested {
-                let end = nested.now
-                nested.note(timer, from: mark, to: end)
-                mark = end
-            }
+            if let nested { nested.leave(timer, from: start, to: nested.now) }
         }
+        firingPasses -= 1
+        guard firingPasses == 0, !scheduledDuringPass.isEmpty else { return }
+        let waiting = scheduledDuringPass
+        scheduledDuringPass.removeAll(keepingCapacity: true)
+        for timer in waiting { schedule(timer) }
     }
 }

@@ -13,7 +13,8 @@ public struct GameFrame: Hashable, Sendable {
     /// Real time since the previous update (clamped to the clock's maximum delta; zero on the
     /// first update and after a resync).
     public var realDelta: Duration
-    /// Game time that passed this frame (scaled, zero while paused).
+    /// Game time that passed this frame: scaled real time; while paused, zero, or one fixed step
+    /// when ``GameClock/step()`` asked for one.
     public var delta: Duration
     /// The number of fixed steps to simulate.
     public var steps: Int

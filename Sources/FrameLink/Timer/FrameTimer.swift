@@ -394,6 +394,12 @@ public final class FrameTimer {
 
     /// Stops the program when the timer runs on the other kind of time than `time`.
     private func requireTime(_ time: _TimerTime, _ property: String) {
+        if loop == nil && clock == nil, let explicitDate, explicitDate != time {
+            FrameLinkError.trap(
+                .unsupported(
+                    "FrameTimer.\(property): the timer's date was set as \(explicitDate == .game ? "game time (gameFireDate)" : "loop time (fireDate)"); use that property"
+                ))
+        }
         if time == .loop && clock != nil {
             FrameLinkError.trap(
                 .unsupported("FrameTimer.\(property): the timer runs on a GameClock; use gameFireDate (game time)"))
