@@ -18,7 +18,7 @@ final class HUD {
     var isHidden = false
 
     private let statistics: FrameStatistics
-    private let budgetNanoseconds: Int64
+    private let budget: Duration
     private let width: Int32
     private let height: Int32
     private var text: TextRenderer?
@@ -33,7 +33,7 @@ final class HUD {
     /// `budget` (one refresh period); `text` draws the text lines, or `nil` to draw none.
     init(statistics: FrameStatistics, budget: Duration, width: Int, height: Int, text: TextRenderer?) {
         self.statistics = statistics
-        budgetNanoseconds = Int64(budget / .nanoseconds(1))
+        self.budget = budget
         self.width = Int32(width)
         self.height = Int32(height)
         self.text = text
@@ -51,20 +51,20 @@ final class HUD {
 
     /// The mean frame rate over the recent intervals, or 0 before any.
     var recentFramesPerSecond: Double {
-        var total: Int64 = 0
+        var total = Duration.zero
         var count = 0
         statistics.forEachRecentFrame { interval, _ in
             total += interval
             count += 1
         }
-        return total > 0 ? Double(count) / (Double(total) / 1e9) : 0
+        return total > .zero ? Double(count) / (total / .seconds(1)) : 0
     }
 
     /// The most recent frame interval in milliseconds, or 0 before any.
     var lastFrameMilliseconds: Double {
-        var last: Int64 = 0
+        var last = Duration.zero
         statistics.forEachRecentFrame { interval, _ in last = interval }
-        return Double(last) / 1e6
+        return last / .milliseconds(1)
     }
 
     /// Draws the graph, the clock and the text, unless the HUD is hidden.
@@ -90,11 +90,11 @@ final class HUD {
 
         var x = left
         statistics.forEachRecentFrame { interval, dropped in
-            let milliseconds = Float(interval) / 1e6
+            let milliseconds = Float(interval / .milliseconds(1))
             let barHeight = min(milliseconds, Self.graphMilliseconds) * Self.pixelsPerMillisecond
             if dropped {
                 SDL_SetRenderDrawColor(renderer, 235, 64, 52, 255)
-            } else if interval > budgetNanoseconds + budgetNanoseconds / 10 {
+            } else if interval > budget + budget / 10 {
                 SDL_SetRenderDrawColor(renderer, 241, 196, 15, 255)
             } else {
                 SDL_SetRenderDrawColor(renderer, 46, 204, 113, 255)
@@ -105,7 +105,7 @@ final class HUD {
         }
 
         // The budget line (one refresh period, 16.7 ms at 60 Hz) and a fainter one at twice that.
-        let budgetMilliseconds = Float(budgetNanoseconds) / 1e6
+        let budgetMilliseconds = Float(budget / .milliseconds(1))
         for (multiple, alpha) in [(Float(1), UInt8(255)), (Float(2), UInt8(110))] {
             let y = bottom - min(budgetMilliseconds * multiple, Self.graphMilliseconds) * Self.pixelsPerMillisecond
             SDL_SetRenderDrawColor(renderer, 255, 255, 255, alpha)

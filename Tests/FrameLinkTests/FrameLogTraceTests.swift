@@ -164,8 +164,9 @@ struct FrameLogTraceTests {
         source.advance(frames: 30)
         let slices = log.callbackSlices
         #expect(slices.filter { $0.label == "physics" }.count == 30)
-        #expect(slices.allSatisfy { $0.label == "physics" ? $0.duration == 2_000_000 : true })
-        #expect(slices.filter { $0.label == "autosave" }.map(\.duration) == Array(repeating: 3_000_000, count: 5))
+        #expect(slices.allSatisfy { $0.label == "physics" ? $0.durationNanoseconds == 2_000_000 : true })
+        #expect(
+            slices.filter { $0.label == "autosave" }.map(\.duration) == Array(repeating: .milliseconds(3), count: 5))
         #expect(slices.filter { $0.label == "render handler" }.count == 30)
         #expect(
             Set(slices.map(\.label)) == ["physics", "autosave", "render handler"], "the unlabelled link is left out")

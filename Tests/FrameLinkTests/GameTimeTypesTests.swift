@@ -206,8 +206,8 @@ struct GameTimeTypesTests {
         #expect(drop.culpritDurationNanoseconds == 40_000_000)
         let slices = log.callbackSlices
         let waveSlices = slices.filter { $0.label == "spawn wave" }
-        #expect(waveSlices.map(\.duration) == [40_000_000])
-        let enclosing = try #require(slices.first { $0.label == "game update" && $0.duration > 40_000_000 })
+        #expect(waveSlices.map(\.duration) == [.milliseconds(40)])
+        let enclosing = try #require(slices.first { $0.label == "game update" && $0.durationNanoseconds > 40_000_000 })
         let waveSlice = try #require(waveSlices.first)
         #expect(
             enclosing.start <= waveSlice.start
@@ -354,7 +354,7 @@ struct GameTimeTypesTests {
         #expect(drop.culpritDuration == .milliseconds(40))
         let slices = log.callbackSlices
         #expect(slices.map(\.start) == slices.map(\.start).sorted())
-        #expect(slices.filter { $0.label == "outer" }.map(\.duration) == [41_000_000], "a slice spans its run")
+        #expect(slices.filter { $0.label == "outer" }.map(\.duration) == [.milliseconds(41)], "a slice spans its run")
     }
 
     @Test("a game-time animator's targetTimestamp is the loop's, not game time in a FrameInstant")

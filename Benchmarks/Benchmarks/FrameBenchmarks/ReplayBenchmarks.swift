@@ -25,7 +25,7 @@ func makeFrameLog(frames: Int) throws -> String {
                     interval: .nanoseconds(interval), period: .nanoseconds(period)),
                 phases: phases))
     }
-    let log = FrameLog(records: records, periodNanoseconds: period)
+    let log = FrameLog(records: records, period: .nanoseconds(period))
     try log.validate()
     return log.csv
 }

@@ -29,7 +29,7 @@ func checkRoundTrip(_ log: FrameLog) {
         do {
             let again =
                 format == .csv ? try FrameLog(csv: log.csv) : try FrameLog(jsonLines: log.jsonLines)
-            guard again.records == log.records, again.periodNanoseconds == log.periodNanoseconds else {
+            guard again.records == log.records, again.period == log.period else {
                 fatalError("a \(format) round trip changed the log")
             }
         } catch {

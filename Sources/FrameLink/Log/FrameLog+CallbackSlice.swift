@@ -4,21 +4,36 @@ extension FrameLog {
     public struct CallbackSlice: Hashable, Sendable {
         /// The callback's label (a link's or timer's ``DisplayLink/label``, or the handler's name).
         public var label: String
-        /// When the call began, in nanoseconds of the loop's clock.
-        public var start: Int64
-        /// How long the call took, in nanoseconds.
-        public var duration: Int64
+        /// When the call began, on the loop's clock.
+        public var start: FrameInstant {
+            get { FrameInstant(nanoseconds: startNanoseconds) }
+            set { startNanoseconds = newValue.nanoseconds }
+        }
+        /// How long the call took.
+        public var duration: Duration {
+            get { .nanoseconds(durationNanoseconds) }
+            set { durationNanoseconds = newValue.wholeNanoseconds }
+        }
+        /// ``start`` in nanoseconds.
+        package var startNanoseconds: Int64
+        /// ``duration`` in nanoseconds.
+        package var durationNanoseconds: Int64
 
         /// Creates a slice.
         ///
         /// - Parameters:
         ///   - label: The callback's label.
-        ///   - start: When the call began, in nanoseconds of the loop's clock.
-        ///   - duration: How long it took, in nanoseconds.
-        public init(label: String, start: Int64, duration: Int64) {
+        ///   - start: When the call began, on the loop's clock.
+        ///   - duration: How long it took.
+        public init(label: String, start: FrameInstant, duration: Duration) {
+            self.init(label: label, start: start.nanoseconds, duration: duration.wholeNanoseconds)
+        }
+
+        /// Creates a slice from nanoseconds.
+        package init(label: String, start: Int64, duration: Int64) {
             self.label = label
-            self.start = start
-            self.duration = duration
+            startNanoseconds = start
+            durationNanoseconds = duration
         }
     }
 }

@@ -115,9 +115,9 @@ extension FrameLog {
         }
         if !callbackSlices.isEmpty {
             events.append(#"{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"callbacks"}}"#)
-            for slice in callbackSlices where slice.duration > 0 {
+            for slice in callbackSlices where slice.durationNanoseconds > 0 {
                 events.append(
-                    #"{"name":"\#(Self.escaped(slice.label))","ph":"X","ts":\#(Self.microseconds(slice.start)),"dur":\#(Self.microseconds(slice.duration)),"pid":1,"tid":2}"#
+                    #"{"name":"\#(Self.escaped(slice.label))","ph":"X","ts":\#(Self.microseconds(slice.startNanoseconds)),"dur":\#(Self.microseconds(slice.durationNanoseconds)),"pid":1,"tid":2}"#
                 )
             }
         }

@@ -4,7 +4,7 @@
 /// for bug reports).
 ///
 /// ```swift
-/// loop.frameLog = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)  // start recording
+/// loop.frameLog = FrameLog(period: loop.refreshRate.period)  // start recording
 /// // … run the game …
 /// try loop.frameLog?.write(toFile: "frames.csv", format: .csv)
 ///
@@ -20,10 +20,15 @@ public final class FrameLog {
     /// The recorded frames, oldest first.
     public private(set) var records: [FrameRecord] = []
 
-    /// The refresh period the log was recorded at, in nanoseconds (0 if unknown: a loop recording
-    /// into the log sets it at its first frame; a log needs a positive period to be written or
-    /// replayed).
-    public var periodNanoseconds: Int64
+    /// The refresh period the log was recorded at (zero if unknown: a loop recording into the log
+    /// sets it at its first frame; a log needs a positive period to be written or replayed).
+    public var period: Duration {
+        get { .nanoseconds(periodNanoseconds) }
+        set { periodNanoseconds = newValue.wholeNanoseconds }
+    }
+
+    /// ``period`` in nanoseconds.
+    package var periodNanoseconds: Int64
 
     /// Whether a loop recording into this log also keeps a ``CallbackSlice`` for every labelled
     /// callback it times (``FrameLoop/measuresCallbacks``): the labelled display links and timers
@@ -45,15 +50,27 @@ public final class FrameLog {
     /// (a compositor answers within a few frames, or has stopped answering).
     static let reportLookback = 256
 
-    /// Creates an empty log, reserving room for `capacity` frames.
-    public init(periodNanoseconds: Int64 = 0, capacity: Int = 3_600) {
+    /// Creates an empty log at the refresh `period` (zero: the recording loop's), reserving room
+    /// for `capacity` frames.
+    public convenience init(period: Duration = .zero, capacity: Int = 3_600) {
+        self.init(periodNanoseconds: period.wholeNanoseconds, capacity: capacity)
+    }
+
+    /// Creates a log from records at the refresh `period` (not checked until it is written,
+    /// validated or replayed).
+    public convenience init(records: [FrameRecord], period: Duration) {
+        self.init(records: records, periodNanoseconds: period.wholeNanoseconds)
+    }
+
+    /// Creates an empty log, reserving room for `capacity` frames, from nanoseconds.
+    package init(periodNanoseconds: Int64, capacity: Int = 3_600) {
         self.periodNanoseconds = periodNanoseconds
         records.reserveCapacity(capacity)
         presentNumbers.reserveCapacity(capacity)
     }
 
-    /// Creates a log from records (not checked until it is written, validated or replayed).
-    public init(records: [FrameRecord], periodNanoseconds: Int64) {
+    /// Creates a log from records, from nanoseconds.
+    package init(records: [FrameRecord], periodNanoseconds: Int64) {
         self.records = records
         self.periodNanoseconds = periodNanoseconds
         presentNumbers = Array(repeating: -1, count: records.count)

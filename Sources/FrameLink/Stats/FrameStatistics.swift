@@ -19,8 +19,11 @@ import Histogram
 /// ```
 @MainActor
 public final class FrameStatistics {
-    /// The refresh period the drops are counted against, in nanoseconds.
-    public internal(set) var periodNanoseconds: Int64
+    /// The refresh period the drops are counted against.
+    public var period: Duration { .nanoseconds(periodNanoseconds) }
+
+    /// ``period`` in nanoseconds.
+    package internal(set) var periodNanoseconds: Int64
 
     /// The number of frame intervals recorded.
     public private(set) var frames = 0
@@ -120,7 +123,7 @@ public final class FrameStatistics {
 
     /// Creates empty statistics for a display with the given refresh period, keeping the last
     /// `recentCapacity` frame intervals (240 by default) for graphs.
-    public init(period: Duration, recentCapacity: Int = 240) {
+    package init(period: Duration, recentCapacity: Int = 240) {
         periodNanoseconds = max(1, period.wholeNanoseconds)
         self.recentCapacity = max(1, recentCapacity)
         recent = _Ring(capacity: self.recentCapacity, filler: (0, false))
@@ -160,9 +163,14 @@ public final class FrameStatistics {
         return drop
     }
 
-    /// Calls `body` with each recent frame interval in nanoseconds and whether it dropped frames,
-    /// oldest first. Allocates nothing.
-    public func forEachRecentFrame(_ body: (_ intervalNanoseconds: Int64, _ dropped: Bool) -> Void) {
+    /// Calls `body` with each recent frame interval and whether it dropped frames, oldest first.
+    /// Allocates nothing.
+    public func forEachRecentFrame(_ body: (_ interval: Duration, _ dropped: Bool) -> Void) {
+        forEachRecentFrameNanoseconds { interval, dropped in body(.nanoseconds(interval), dropped) }
+    }
+
+    /// ``forEachRecentFrame(_:)`` in nanoseconds.
+    package func forEachRecentFrameNanoseconds(_ body: (_ intervalNanoseconds: Int64, _ dropped: Bool) -> Void) {
         for age in stride(from: recent.count - 1, through: 0, by: -1) {
             let frame = recent[age: age]
             body(frame.interval, frame.dropped)
@@ -173,7 +181,7 @@ public final class FrameStatistics {
     public var recentFrameTimes: [Duration] {
         var times: [Duration] = []
         times.reserveCapacity(recent.count)
-        forEachRecentFrame { interval, _ in times.append(.nanoseconds(interval)) }
+        forEachRecentFrameNanoseconds { interval, _ in times.append(.nanoseconds(interval)) }
         return times
     }
 
