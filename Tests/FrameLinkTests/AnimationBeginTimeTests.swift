@@ -18,11 +18,12 @@ struct AnimationBeginTimeTests {
         var shown: [FrameInstant: Double] = [:]
         DisplayLink { link in
             let frame = clock.update(at: link.targetTimestamp)
-            for _ in 0..<frame.steps {
+            for stepTime in frame.stepTimes {
                 steps += 1
                 guard steps == 37 else { continue }  // a collision at game time 0.37 s
-                let stepTime = Double(steps) * 0.010
-                let timing = beginsAtTheStep ? AnimationTiming(beginTime: stepTime) : .default
+                #expect(stepTime == GameInstant.zero + .milliseconds(370), "the step's own game time")
+                // The step's time as the animator's: no arithmetic with alpha or the step count.
+                let timing = beginsAtTheStep ? AnimationTiming(beginTime: effects.time(at: stepTime)) : .default
                 effects.add(Tween(from: 0.0, to: 100, duration: 0.5, curve: .easeOut), timing: timing) { effect = $0 }
             }
         }.add(to: loop, forMode: .common)

@@ -7,18 +7,6 @@ import Testing
 @MainActor
 @Suite("Game time: typed instants, step times, interpolation, game timers in blame")
 struct GameTimeTypesTests {
-    /// A small deterministic generator (SplitMix64), so that each random run is reproducible.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("clock.now is game time: it follows updates, the time scale and the pause, and equals the frame's time")
     func nowFollowsGameTime() {
         let clock = GameClock(fixedStep: .milliseconds(10))
@@ -41,7 +29,7 @@ struct GameTimeTypesTests {
         "each step's time is exact: on random frames, scales, pauses, single steps and stalls, the steps are k × step")
     func stepTimesAreExact() {
         for seed in UInt64(1)...40 {
-            var random = Generator(state: seed)
+            var random = SplitMix64(seed: seed)
             let step = Int64.random(in: 1_000_000...20_000_000, using: &random)
             let clock = GameClock(
                 fixedStep: .nanoseconds(step), maximumStepsPerFrame: Bool.random(using: &random) ? 3 : nil)
@@ -70,40 +58,6 @@ struct GameTimeTypesTests {
             let expected = (1...max(counted, 1)).prefix(counted).map { GameInstant(nanoseconds: Int64($0) * step) }
             #expect(times == expected, "seed \(seed): every step simulates to the next multiple of the step")
         }
-    }
-
-    @Test("an effect begun at its step's time shows the same in a stalled run as in a smooth one, with no arithmetic")
-    func beginTimeFromTheStep() {
-        func run(stall: Bool) -> [FrameInstant: Double] {
-            let (source, loop) = makeLoop()
-            let clock = GameClock(fixedStep: .milliseconds(10))
-            let effects = Animator(loop: loop, gameClock: clock)
-            var steps = 0
-            var effect = 0.0
-            var shown: [FrameInstant: Double] = [:]
-            DisplayLink { link in
-                let frame = clock.update(at: link.targetTimestamp)
-                for stepTime in frame.stepTimes {
-                    steps += 1
-                    guard steps == 37 else { continue }
-                    let timing = AnimationTiming(beginTime: effects.time(at: stepTime))
-                    effects.add(Tween(from: 0.0, to: 100, duration: 0.5), timing: timing) { effect = $0 }
-                }
-            }.add(to: loop, forMode: .common)
-            DisplayLink(phase: .render) { link in shown[link.timestamp] = effect }.add(to: loop, forMode: .common)
-            if stall {
-                source.advance(to: .seconds(0.3))
-                source.advance(by: .milliseconds(200))
-            }
-            source.advance(to: .seconds(1.2))
-            return shown
-        }
-        let smooth = run(stall: false)
-        let stalled = run(stall: true)
-        let shared = Set(smooth.keys).intersection(stalled.keys).filter { $0 > .seconds(0.5) }
-        #expect(shared.count > 35)
-        for timestamp in shared { #expect(smooth[timestamp] == stalled[timestamp], "at \(timestamp)") }
-        #expect(shared.contains { (smooth[$0] ?? 0) > 0 && (smooth[$0] ?? 100) < 100 }, "the effect was running")
     }
 
     @Test("Interpolated renders exactly one step behind game time for constant motion, at any display rate")

@@ -71,55 +71,43 @@ extension Float: Interpolatable {
 extension SIMD2: Interpolatable where Scalar: BinaryFloatingPoint {
     /// The vector with every component multiplied by `factor`.
     @inlinable
-    public func scaled(by factor: Double) -> Self { self * Scalar(factor) }
+    public func scaled(by factor: Double) -> Self { _SIMDInterpolation.scaled(self, by: factor) }
 
     /// The sum of the squares of the components, as a `Double`.
     @inlinable
-    public var magnitudeSquared: Double { Double((self * self).sum()) }
+    public var magnitudeSquared: Double { _SIMDInterpolation.magnitudeSquared(self) }
 
     /// Whether every component is finite.
     @inlinable
-    public var isFinite: Bool {
-        // x - x is 0 for every finite x and NaN for NaN and the infinities.
-        let difference = self - self
-        return difference == Self()
-    }
+    public var isFinite: Bool { _SIMDInterpolation.isFinite(self) }
 }
 
 // The conformance's members, on the conforming vectors only (no extension of every `SIMD` type).
 extension SIMD3: Interpolatable where Scalar: BinaryFloatingPoint {
     /// The vector with every component multiplied by `factor`.
     @inlinable
-    public func scaled(by factor: Double) -> Self { self * Scalar(factor) }
+    public func scaled(by factor: Double) -> Self { _SIMDInterpolation.scaled(self, by: factor) }
 
     /// The sum of the squares of the components, as a `Double`.
     @inlinable
-    public var magnitudeSquared: Double { Double((self * self).sum()) }
+    public var magnitudeSquared: Double { _SIMDInterpolation.magnitudeSquared(self) }
 
     /// Whether every component is finite.
     @inlinable
-    public var isFinite: Bool {
-        // x - x is 0 for every finite x and NaN for NaN and the infinities.
-        let difference = self - self
-        return difference == Self()
-    }
+    public var isFinite: Bool { _SIMDInterpolation.isFinite(self) }
 }
 
 // The conformance's members, on the conforming vectors only (no extension of every `SIMD` type).
 extension SIMD4: Interpolatable where Scalar: BinaryFloatingPoint {
     /// The vector with every component multiplied by `factor`.
     @inlinable
-    public func scaled(by factor: Double) -> Self { self * Scalar(factor) }
+    public func scaled(by factor: Double) -> Self { _SIMDInterpolation.scaled(self, by: factor) }
 
     /// The sum of the squares of the components, as a `Double`.
     @inlinable
-    public var magnitudeSquared: Double { Double((self * self).sum()) }
+    public var magnitudeSquared: Double { _SIMDInterpolation.magnitudeSquared(self) }
 
     /// Whether every component is finite.
     @inlinable
-    public var isFinite: Bool {
-        // x - x is 0 for every finite x and NaN for NaN and the infinities.
-        let difference = self - self
-        return difference == Self()
-    }
+    public var isFinite: Bool { _SIMDInterpolation.isFinite(self) }
 }

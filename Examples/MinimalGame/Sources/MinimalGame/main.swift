@@ -151,7 +151,7 @@ MainActor.assumeIsolated {
     host.renderHandler = { renderer in game.draw(renderer, at: host.loop.timestamp.seconds) }
 
     // Main loop (recording every frame with --log FILE; `framelink summary FILE` reads it)
-    if logPath != nil { host.loop.frameLog = FrameLog(periodNanoseconds: host.loop.refreshRate.periodNanoseconds) }
+    if logPath != nil { host.loop.frameLog = FrameLog(period: host.loop.refreshRate.period) }
     if let frames { host.run(frames: frames) } else { host.run() }
     if let logPath, let log = host.loop.frameLog {
         do {
