@@ -323,4 +323,24 @@ struct GameTimeTypesTests {
         source.advance(to: .seconds(2))
         #expect(effects.targetTimestamp == loop.targetTimestamp)
     }
+
+    @Test("a game timer fired between frames (a task awaiting nextFrame updates the clock) is blamed for the drop")
+    func gameTimerBetweenFramesIsBlamed() throws {
+        let (source, loop) = makeLoop()
+        let clock = GameClock(fixedStep: .milliseconds(10))
+        DisplayLink { _ in }.add(to: loop, forMode: .common)
+        let wave = FrameTimer(interval: .milliseconds(500), repeats: false) { _ in
+            source.simulateWork(for: .milliseconds(40))
+        }
+        wave.label = "spawn wave"
+        wave.add(to: clock)
+        // What a task does after `await loop.nextFrame()`, here between two frames.
+        for _ in 0..<60 {
+            source.advance(frames: 1)
+            _ = clock.update(at: loop.targetTimestamp)
+        }
+        let drop = try #require(loop.statistics.drops.first)
+        #expect(drop.culprit == "spawn wave")
+        #expect(drop.culpritDuration == .milliseconds(40))
+    }
 }

@@ -391,6 +391,9 @@ public final class FrameLoop {
         frameIndex += 1
         let previous = timestamp
         timestamp = frameTime
+        // Game timers run between frames (by a task on the main queue) delayed this boundary: they
+        // are the last frame's work.
+        if measuresCallbacks && !nestedCallbacks.isEmpty { lastFrameBlame.noteRuns(of: nestedCallbacks) }
         if isFrame && previousWasFrame {
             var record = statistics.book(
                 frameIndex: frameIndex, from: previous.nanoseconds, to: frameTime.nanoseconds, waitStart: presentStart,
@@ -508,11 +511,12 @@ public final class FrameLoop {
         drainMainQueue()
     }
 
-    /// Where a callback of this frame notes the callbacks it runs itself (a ``GameClock``'s
-    /// timers), so that blame and traces name them: nil outside a frame and when callbacks are not
-    /// measured.
+    /// Where a callback notes the callbacks it runs itself (a ``GameClock``'s timers), so that
+    /// blame and traces name them: inside a frame, with the callback that ran them; between frames
+    /// (a task awaiting ``nextFrame()`` that updates a clock), with the last frame's work, booked
+    /// with the interval they delayed. Nil when callbacks are not measured.
     var nestedCallbacksWhileMeasuring: _NestedCallbacks? {
-        isInFrame && measuresCallbacks ? nestedCallbacks : nil
+        measuresCallbacks ? nestedCallbacks : nil
     }
 
     /// Starts over after a long pause (a level load, a modal dialog): the next frame is not counted

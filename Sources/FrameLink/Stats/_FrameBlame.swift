@@ -26,6 +26,12 @@ struct _FrameBlame {
         nested.take { run in noteRun(.timer(run.timer), from: run.start, to: run.end, ownTime: run.ownTime) }
     }
 
+    /// Notes the runs `nested` holds as callbacks of their own (they ran outside any other
+    /// callback: between frames), and forgets them.
+    mutating func noteRuns(of nested: _NestedCallbacks) {
+        nested.take { run in noteRun(.timer(run.timer), from: run.start, to: run.end, ownTime: run.ownTime) }
+    }
+
     /// Notes one run that took `ownTime` of its own between `start` and `end`.
     private mutating func noteRun(
         _ culprit: @autoclosure () -> _Culprit, from start: Int64, to end: Int64, ownTime: Int64
