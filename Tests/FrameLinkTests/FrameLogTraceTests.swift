@@ -148,9 +148,7 @@ struct FrameLogTraceTests {
     @Test("with recordsCallbacks, each labelled callback is a slice on a callbacks track; unlabelled ones are not")
     func callbackSlices() throws {
         let (source, loop) = makeLoop()
-        let log = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
-        log.recordsCallbacks = true
-        loop.frameLog = log
+        let log = recordCallbacks(of: loop)
         let physics = DisplayLink { _ in source.simulateWork(for: .milliseconds(2)) }
         physics.label = "physics"
         physics.add(to: loop, forMode: .common)

@@ -139,9 +139,7 @@ struct GameTimeTypesTests {
     @Test("a slow game timer is blamed and traced under its own label, not as the link that updated the clock")
     func gameTimerInBlameAndTrace() throws {
         let (source, loop) = makeLoop()
-        let log = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
-        log.recordsCallbacks = true
-        loop.frameLog = log
+        let log = recordCallbacks(of: loop)
         let clock = GameClock(fixedStep: .milliseconds(10))
         let update = DisplayLink { link in
             source.simulateWork(for: .milliseconds(1))
@@ -278,9 +276,7 @@ struct GameTimeTypesTests {
     @Test("nested game timers: each is blamed for its own time, and slices stay oldest first")
     func nestedGameTimersAreBlamedForTheirOwnTime() throws {
         let (source, loop) = makeLoop()
-        let log = FrameLog(periodNanoseconds: loop.refreshRate.periodNanoseconds)
-        log.recordsCallbacks = true
-        loop.frameLog = log
+        let log = recordCallbacks(of: loop)
         let clock = GameClock(fixedStep: .milliseconds(10))
         let minigame = GameClock(fixedStep: .milliseconds(10))
         _ = minigame.update(at: .zero)

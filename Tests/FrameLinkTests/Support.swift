@@ -8,6 +8,15 @@ func makeLoop(rate: FrameRate = .hz60) -> (ManualFrameSource, FrameLoop) {
     return (source, FrameLoop(source: source))
 }
 
+/// Starts a frame log on `loop` that also keeps each labelled callback's run, and returns it.
+@MainActor
+func recordCallbacks(of loop: FrameLoop) -> FrameLog {
+    let log = FrameLog(period: loop.refreshRate.period)
+    log.recordsCallbacks = true
+    loop.frameLog = log
+    return log
+}
+
 /// An object whose deinitialization the tests observe.
 @MainActor
 final class Owner {

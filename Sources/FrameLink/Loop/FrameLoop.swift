@@ -444,10 +444,8 @@ public final class FrameLoop {
         // The frame's work, phase by phase (each timed for blame).
         var blame = _FrameBlame()
         if let frameLog, frameLog.recordsCallbacks, measuresCallbacks { blame.callbackLog = frameLog }
-        if measuresCallbacks {
-            nestedCallbacks.take { _ in }  // nothing from outside the frame is this frame's
-            blame.nested = nestedCallbacks
-        }
+        // (Runs noted since the last frame were booked with it above.)
+        if measuresCallbacks { blame.nested = nestedCallbacks }
         let clock: (any FrameSource)? = measuresCallbacks ? source : nil
         let linkFrame = _LinkFrame(
             index: frameIndex, timestamp: frameTime, targetTimestamp: FrameInstant(nanoseconds: target),
