@@ -106,13 +106,20 @@ struct PacingSweep: ParsableCommand {
         func ms(_ nanoseconds: Int64?) -> String {
             nanoseconds.map { String(format: "%.3f", Double($0) / 1e6) } ?? "-"
         }
-        print("frame timestamp target presented shown missed locked vsync dropped-so-far")
+        func micro(_ nanoseconds: Int64?) -> String {
+            nanoseconds.map { String(format: "%.1f", Double($0) / 1e3) } ?? "-"
+        }
+        print(
+            "frame timestamp target presented shown missed locked vsync dropped-so-far phase-locked"
+                + " timestamp-error-µs target-error-µs")
         for frame in run.frames {
             let truth = Int(frame.index) < run.lab.frames.count ? run.lab.frames[Int(frame.index)] : nil
             print(
                 "\(frame.index) \(ms(frame.timestamp)) \(ms(frame.target)) \(ms(truth?.presentedAt.nanoseconds)) "
                     + "\(ms(truth?.shownAt?.nanoseconds)) \(truth?.missedRefreshes ?? 0) \(frame.followsVsync) "
-                    + "\(frame.isVsync) \(frame.droppedSoFar)")
+                    + "\(frame.isVsync) \(frame.droppedSoFar) \(frame.isPhaseLocked) "
+                    + "\(micro(frame.timestamp - SweepVerdict.nearestRefresh(to: frame.timestamp, in: run.lab.refreshTimes))) "
+                    + "\(micro(truth?.shownAt.map { frame.target - $0.nanoseconds }))")
         }
     }
 }

@@ -20,6 +20,8 @@ public struct SweepRun {
         public var droppedSoFar: Int
         /// Whether the source paced by vsync.
         public var isVsync: Bool
+        /// Whether the source said its grid is phase-locked (``PresentSource/isPhaseLocked``).
+        public var isPhaseLocked: Bool
     }
 
     /// The scenario run.
@@ -57,7 +59,7 @@ public struct SweepRun {
                     deltaTime: link.deltaTime.components.seconds
                         * 1_000_000_000 + link.deltaTime.components.attoseconds / 1_000_000_000,
                     followsVsync: source.timestampFollowsVsync, droppedSoFar: loop.statistics.droppedFrames,
-                    isVsync: source.mode == .vsync))
+                    isVsync: source.mode == .vsync, isPhaseLocked: source.isPhaseLocked))
             if let hidden = scenario.hidden {
                 // The host learns of the hide and the show (SDL's window events) and says so.
                 if link.frameIndex == hidden.lowerBound { (lab.isHidden, source.isWindowHidden) = (true, true) }

@@ -116,7 +116,9 @@ struct DisplayLabMatrixTests {
             name: "60 Hz, three buffers, a level loading mid-game (100 frames of 40 ms from frame 300)",
             refresh: .fixed(.hz60, phase: .microseconds(3_700)), buffers: 3, jitter: jitter03, declaredBuffers: 3,
             frames: 900,
-            overruns: heavyMiddle, lockedBy: 140),
+            // (After the load the chain has room and presents no longer block: the line is carried
+            // from frame 300's return, and its stated error passes 100 µs about 280 frames later.)
+            overruns: heavyMiddle, lockedBy: 140, lockedThrough: 560),
         LabScenario(
             name: "60 Hz, hidden from frame 200 to 300, the first frame shown again 20 ms late",
             refresh: .fixed(.hz60, phase: .microseconds(3_700)), jitter: jitter03,

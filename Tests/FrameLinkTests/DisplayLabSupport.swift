@@ -43,6 +43,10 @@ struct LabScenario: CustomStringConvertible, Sendable {
     var modeBy: Int64 = 110
     /// A regression pin (``DisplayLabTimingTests``): the frame by which the grid was phase-locked.
     var lockedBy: Int64?
+    /// The last frame the lock must hold through (the run's end unless set): a swap chain that
+    /// drained and stopped blocking leaves the line carried past its newest return, and the lock
+    /// ends once carrying makes it too imprecise (`PresentSource.isPhaseLocked`).
+    var lockedThrough: Int64?
     /// The display's true rate at the end of the run (for the measured rate).
     var finalRate: FrameRate?
     /// Whether no interval after the start-up probe may be shorter than the nominal rate's period
@@ -123,9 +127,11 @@ struct LabRun {
     }
 
     /// The first frame from which `condition` holds for every later frame.
-    func firstFrame(from which: Int64 = 1, holdingFromThenOn condition: (Frame) -> Bool) -> Int64? {
+    func firstFrame(
+        from which: Int64 = 1, through last: Int64 = .max, holdingFromThenOn condition: (Frame) -> Bool
+    ) -> Int64? {
         var first: Int64?
-        for frame in frames where frame.index >= which {
+        for frame in frames where frame.index >= which && frame.index <= last {
             if condition(frame) {
                 if first == nil { first = frame.index }
             } else {

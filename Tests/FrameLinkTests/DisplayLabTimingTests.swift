@@ -52,7 +52,7 @@ struct DisplayLabTimingTests {
         }
         if let lockedBy = scenario.lockedBy {
             let from = (scenario.move?.frame).map { $0 + 120 } ?? (scenario.hidden?.upperBound).map { $0 + 20 } ?? 0
-            let locked = run.firstFrame(from: from) { $0.isPhaseLocked }
+            let locked = run.firstFrame(from: from, through: scenario.lockedThrough ?? .max) { $0.isPhaseLocked }
             #expect(
                 locked.map { $0 <= max(lockedBy, from + lockedBy) } == true,
                 "phase-locked at \(locked.map(String.init) ?? "never")")

@@ -23,11 +23,26 @@ extension PresentSource {
     /// a few tens of microseconds of the true vsync. A return the grid cannot explain ends the
     /// lock; so does a frame timed otherwise (a deadline, the phase probe's moved frames, a
     /// hidden window), whatever the grid knows meanwhile.
-    public var isPhaseLocked: Bool { grid.isPhaseLocked && swapChain.lastVsyncNumber != nil }
+    ///
+    /// The lock also ends while the line is carried far past its newest return (presents that stop
+    /// blocking, a hidden window): its error grows with each vsync it is carried
+    /// (the grid's stated 99th-percentile error; see the pacing article), and past 100 µs the phase
+    /// is not known.
+    public var isPhaseLocked: Bool { grid.isPhaseLocked && timestampFollowsVsync }
 
-    /// Whether the frame's timestamp is a vsync of a usable grid (the frame follows the grid),
-    /// locked or not yet: what the pacing sweep judges against the true vsync.
-    package var timestampFollowsVsync: Bool { grid.isUsable && swapChain.lastVsyncNumber != nil }
+    /// How close to the true vsync the grid's line must be known (its stated 99th-percentile error,
+    /// `_VsyncGrid.uncertainty(ofNumber:)`) for a timestamp to be called a vsync: 100 µs, the
+    /// precision the pacing sweep holds such timestamps to. A line less precise still times the
+    /// frames (it is the best estimate there is), but the source does not claim it.
+    static let vsyncPrecision: Int64 = 100_000
+
+    /// Whether the frame's timestamp is a vsync of a usable grid (the frame follows the grid) whose
+    /// line is known within ``vsyncPrecision`` there, locked or not yet: what the pacing sweep
+    /// judges against the true vsync.
+    package var timestampFollowsVsync: Bool {
+        guard grid.isUsable, let number = swapChain.lastVsyncNumber else { return false }
+        return grid.uncertainty(ofNumber: number) <= Self.vsyncPrecision
+    }
 
     /// How many times the vsync grid was fitted again because returns stopped fitting it (a move
     /// to a display with another rate, a hide and show that moved the phase).
