@@ -1,8 +1,9 @@
 @_spi(FrameSourceImplementation) import FrameLink
 import Testing
 
-/// One frame, top to bottom: a source's present, pacer and timestamp steps, the loop's one wait,
-/// then the frame's work, in that order; every wait on a virtual clock is a jump of that clock.
+/// One frame, top to bottom: a source's present (after the hold it may ask for), pacer and
+/// timestamp steps, the loop's wait, then the frame's work, in that order; every wait on a virtual
+/// clock is a jump of that clock.
 @MainActor
 @Suite("Frame pipeline: present, wait, timestamp, then the frame's work")
 struct FramePipelineTests {
@@ -28,13 +29,26 @@ struct FramePipelineTests {
         let epochNanoseconds: Int64 = 1_000_000_000
         let steps: Recorder<String>
         var wait: (FrameInstant) -> FrameWait
+        /// The wait before the present (none unless set).
+        var hold: ((FrameInstant) -> FrameWait)?
+        /// When each present was called.
+        var presentedAt: [FrameInstant] = []
 
         init(steps: Recorder<String>, wait: @escaping (FrameInstant) -> FrameWait) {
             self.steps = steps
             self.wait = wait
         }
 
-        func presentFrame() { steps.append("present") }
+        func presentWait() -> FrameWait {
+            guard let hold else { return .none }
+            steps.append("hold")
+            return hold(now)
+        }
+
+        func presentFrame() {
+            steps.append("present")
+            presentedAt.append(now)
+        }
 
         func nextFrameWait() -> FrameWait {
             steps.append("wait")
@@ -74,6 +88,21 @@ struct FramePipelineTests {
         // The waiter slept on the source's clock, at the source's epoch plus the instant.
         #expect(source.recordingClock.sleeps == [1_010_000_000])
         #expect(loop.timestamp == FrameInstant(nanoseconds: 10_000_000))
+    }
+
+    @Test("a source's hold before its present is the loop waiter's wait, on the source's clock, before the present")
+    func holdBeforePresent() {
+        let steps = Recorder<String>()
+        let source = StepSource(steps: steps) { now in .sleep(until: now + .milliseconds(10)) }
+        source.hold = { now in .sleep(until: now + .milliseconds(4)) }
+        let loop = FrameLoop(source: source)
+        DisplayLink { _ in steps.append("update link") }.add(to: loop, forMode: .common)
+        loop.runFrame()
+        #expect(steps.values == ["hold", "present", "wait", "timestamp", "update link"])
+        // The waiter slept for the hold, then for the pacer's wait; the present came after the hold.
+        #expect(source.recordingClock.sleeps == [1_004_000_000, 1_014_000_000])
+        #expect(source.presentedAt == [FrameInstant(nanoseconds: 4_000_000)])
+        #expect(loop.timestamp == FrameInstant(nanoseconds: 14_000_000))
     }
 
     @Test("with no active link, the pacer's idle wait runs instead, after the present")

@@ -33,6 +33,29 @@ struct FrameRateRangeLabTests {
         #expect(choice?.reason.hasSuffix("Hz: the even rate in 60–90 Hz closest to 72 Hz") == true)
     }
 
+    @Test("under a divisor the present is held by a wait the loop carries out, into the interval before the k-th vsync")
+    func divisorHoldIsAWait() {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz60, phase: .milliseconds(1)), jitter: .uniform(upTo: .microseconds(200)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        loop.preferredFrameRateRange = FrameRateRange(exactly: 30)
+        DisplayLink { _ in lab.work(for: .milliseconds(2)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 300)
+        #expect(source.presentInterval == 2)
+        // The frame's work is done: the source asks to be held, not to present at once.
+        lab.work(for: .milliseconds(2))
+        let period = FrameRate.hz60.periodNanoseconds
+        let hold = source.presentWait()
+        #expect(hold == .sleep(until: loop.timestamp + .nanoseconds(period + period / 2)), "\(hold)")
+        // The present itself no longer sleeps: it takes only what the display makes it block.
+        let before = source.now
+        let presents = source.presentCount
+        source.presentFrame()
+        #expect(source.presentCount == presents + 1)
+        #expect(source.now - before < .nanoseconds(period + period / 2), "present took \(source.now - before)")
+    }
+
     @Test("40–50 Hz on 144 Hz is every 3rd vsync (48 Hz); 30 on 60 Hz every 2nd")
     func otherDivisors() {
         for (display, range, every) in [

@@ -368,10 +368,19 @@ public final class FrameLoop {
             Self.leaveActiveLoops(self)
         }
 
-        // Present: what the last frame drew goes to the screen (a present may block on vsync);
-        // nothing is presented while nothing can be seen.
+        // Present: what the last frame drew goes to the screen (a present may block on vsync, and
+        // may be held first to go out on a later vsync); nothing is presented while nothing can be
+        // seen.
         let presentStart = source.now.nanoseconds
-        if !isOutputHidden { source.presentFrame() }
+        if !isOutputHidden {
+            let hold = source.presentWait()
+            if hold != .none {
+                _ = waiter.wait(
+                    hold, on: source, servesMainQueue: drainsMainQueue,
+                    periodNanoseconds: source.refreshRate.periodNanoseconds, drainMainQueue: drainMainQueue)
+            }
+            source.presentFrame()
+        }
 
         // Wait: for the next frame (the source's pacer says until when), or idle until a timer
         // falls due or input arrives while no display link needs frames or nothing can be seen.

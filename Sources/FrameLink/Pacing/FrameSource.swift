@@ -50,6 +50,11 @@ public protocol FrameSource: AnyObject {
     /// `epochNanoseconds`.
     var now: FrameInstant { get }
 
+    /// The wait before `presentFrame()`, carried out by the loop's waiter like any other (a present
+    /// held to go out on a later vsync, or at a paced time): the default is ``FrameWait/none``.
+    /// Called right before `presentFrame()` whenever the loop presents.
+    @_spi(FrameSourceImplementation) func presentWait() -> FrameWait
+
     /// Presents what the last frame drew (the present step; it may block until vsync). Called at
     /// the start of every frame, before the wait, whether or not a display link is active, so that
     /// a frame drawn while none is still reaches the screen. The default does nothing.
@@ -133,6 +138,9 @@ public protocol FrameSource: AnyObject {
 extension FrameSource {
     /// The clock's time minus `epochNanoseconds`.
     public var now: FrameInstant { FrameInstant(nanoseconds: clock.nanoseconds() - epochNanoseconds) }
+
+    /// ``FrameWait/none``: the present goes out at once.
+    @_spi(FrameSourceImplementation) public func presentWait() -> FrameWait { .none }
 
     /// Does nothing: the source does not present.
     @_spi(FrameSourceImplementation) public func presentFrame() {}

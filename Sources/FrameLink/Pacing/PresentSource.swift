@@ -368,24 +368,39 @@ public final class PresentSource: FrameSource {
     var presentStart: Int64 = 0
     var presentEnd: Int64 = 0
 
-    /// Presents what the last frame drew and times the call. While auto frame rate presents on
-    /// every 2nd vsync, the present is held until the vsync in between has passed (a present on a
-    /// FIFO swap chain goes out at the first vsync after it is called).
-    @_spi(FrameSourceImplementation) public func presentFrame() {
-        if let lastTimestamp {
-            noteFrameCost(now.nanoseconds - frameStart)
-            if mode == .vsync && presentInterval > 1 {
-                // Out at the first vsync after the call: called in the interval before the k-th.
-                let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / Self.holdFraction
-                clock.sleep(untilNanoseconds: epochNanoseconds + lastTimestamp + hold)
-            } else if pacing == .automatic && showsFramesWhenPresented {
-                // A requested rate on a variable-refresh display: the display shows the frame when
-                // it is presented, so the present (not only the frame's start) is held to the paced
-                // time, the frame's target: frames whose work varies are still shown evenly.
-                let target = lastTimestamp + deadline.refreshRate.periodNanoseconds * Int64(presentInterval)
-                clock.sleep(untilNanoseconds: epochNanoseconds + target)
-            }
+    /// The wait before the present, carried out by the loop's waiter (real-time priority and the
+    /// main queue served, as for any wait): while frames go out on every k-th vsync (a range's
+    /// divisor, the automatic frame rate's halving), until the interval before the k-th vsync (a
+    /// present on a FIFO swap chain goes out at the first vsync after it is called); while a
+    /// requested rate is paced directly on a variable-refresh display, until the frame's paced
+    /// time, precisely (the display shows the frame when it is presented, so the present, not only
+    /// the frame's start, is held to it: frames whose work varies are still shown evenly). Else
+    /// none. Notes what the frame's work cost first (the automatic frame rate may change the
+    /// interval).
+    @_spi(FrameSourceImplementation) public func presentWait() -> FrameWait {
+        guard let lastTimestamp else { return .none }
+        noteWorkEnded()
+        if mode == .vsync && presentInterval > 1 {
+            // Out at the first vsync after the call: called in the interval before the k-th.
+            let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / Self.holdFraction
+            return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + hold))
+        } else if pacing == .automatic && showsFramesWhenPresented {
+            let target = lastTimestamp + deadline.refreshRate.periodNanoseconds * Int64(presentInterval)
+            return .deadline(FrameInstant(nanoseconds: target))
         }
+        return .none
+    }
+
+    /// Notes what the frame's work cost, once per frame: from its start to now.
+    func noteWorkEnded() {
+        guard !workCostNoted, lastTimestamp != nil else { return }
+        workCostNoted = true
+        noteFrameCost(now.nanoseconds - frameStart)
+    }
+
+    /// Presents what the last frame drew and times the call (after `presentWait()`'s wait).
+    @_spi(FrameSourceImplementation) public func presentFrame() {
+        noteWorkEnded()
         previousPresentStart = presentCount > 0 ? presentStart : nil
         presentStart = now.nanoseconds
         // (Reports for this frame may come from inside present: it is frame presentCount + 1.)
@@ -583,6 +598,7 @@ public final class PresentSource: FrameSource {
     /// automatic frame rate and the phase probe, run from here.
     @_spi(FrameSourceImplementation) public func beginWork(at instant: FrameInstant) {
         frameStart = instant.nanoseconds
+        workCostNoted = false
     }
 
     /// Remembers the loop (for its deadline pacer).
@@ -614,6 +630,8 @@ public final class PresentSource: FrameSource {
     /// When the last frame's work began (`beginWork(at:)`), and how long after that its present
     /// returned.
     var frameStart: Int64 = 0
+    /// Whether the current frame's work cost was noted (by `presentWait()` or `presentFrame()`).
+    var workCostNoted = false
     var returnOffset: Int64 = 0
     /// For each of the last 96 blocking presents (the grid's stability window), whether the source
     /// timed its call.
