@@ -74,8 +74,12 @@ struct PacingSweep: ParsableCommand {
                 let onlyTheFloor = SweepVerdict(run, beyondUnseenFloor: true).passes
                 if onlyTheFloor { failingOnlyByUnseenFloor += 1 }
                 if failing <= show || scenario != nil {
-                    let what = verdict.failures.sorted { $0.value < $1.value }
-                        .map { "\($0.key.rawValue) from frame \($0.value)" }.joined(separator: "; ")
+                    // By first frame, then in the checks' order: the same line on every run.
+                    let order = SweepCheck.allCases
+                    let what = verdict.failures.sorted {
+                        ($0.value, order.firstIndex(of: $0.key) ?? 0) < ($1.value, order.firstIndex(of: $1.key) ?? 0)
+                    }
+                    .map { "\($0.key.rawValue) from frame \($0.value)" }.joined(separator: "; ")
                     let floorNote = onlyTheFloor ? " (passes beyond the delay's unseen floor)" : ""
                     print("FAIL --seed \(seed) --scenario \(index): \(what) — \(drawn)\(floorNote)")
                 }
