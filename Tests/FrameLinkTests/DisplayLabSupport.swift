@@ -74,6 +74,8 @@ struct LabRun {
         /// Whether the source says it is measuring whether present blocks (frames may then go back
         /// to back, to fill a swap chain).
         var isMeasuring: Bool
+        /// Whether the source said the timestamp is a vsync of its grid (what the sweep judges).
+        var followsVsync = false
     }
 
     let lab: DisplayLab
@@ -102,7 +104,7 @@ struct LabRun {
                     isPhaseLocked: source.isPhaseLocked, measured: source.measuredRefreshRate,
                     droppedSoFar: loop.statistics.droppedFrames,
                     fasterThanDisplay: source.pacingState.reason.isFasterThanDisplay,
-                    isMeasuring: source.pacingState.reason.isMeasuring))
+                    isMeasuring: source.pacingState.reason.isMeasuring, followsVsync: source.timestampFollowsVsync))
             if let hidden = scenario.hidden {
                 // The host learns of the hide and the show (SDL's window events) and says so.
                 if link.frameIndex == hidden.lowerBound { (lab.isHidden, source.isWindowHidden) = (true, true) }

@@ -30,7 +30,7 @@ struct PresentationReportsTests {
         #expect(reports.ignored == (taken ? 0 : 1))
         #expect(reports.receivesFeedback == taken)
         var pending = 0
-        reports.takePending { _, _ in pending += 1 }
+        reports.takePending { _, _, _ in pending += 1 }
         #expect(pending == (taken ? 1 : 0))
     }
 
@@ -47,10 +47,10 @@ struct PresentationReportsTests {
         #expect(taken == [true, false, false, false, true])
         #expect(reports.ignored == 3)
         var handed: [(Int64, Int64)] = []
-        reports.takePending { handed.append(($0, $1)) }
+        reports.takePending { frame, time, _ in handed.append((frame, time)) }
         #expect(handed.map(\.0) == [2, 3] && handed.map(\.1) == [22_000_000, 31_000_000])
         var left = 0
-        reports.takePending { _, _ in left += 1 }
+        reports.takePending { _, _, _ in left += 1 }
         #expect(left == 0)
     }
 
@@ -63,7 +63,7 @@ struct PresentationReportsTests {
             #expect(taken)
         }
         var count = 0
-        reports.takePending { _, _ in count += 1 }
+        reports.takePending { _, _, _ in count += 1 }
         #expect(count == _PresentationReports.capacity)
     }
 }

@@ -57,6 +57,18 @@ extension PresentSource {
             interval: Int64(presentInterval), refresh: display)
     }
 
+    /// The drops of a frame paced by deadline on a variable-refresh display (``variableRefreshRange``)
+    /// at a rate it keeps up with (no faster than its maximum, so no frame queues behind another):
+    /// the display waited for the frame and showed it as it came (or its fastest period after the
+    /// refresh before), so it dropped one only each time its slowest refresh ran out
+    /// (``_VariableRefreshModel``), however far the frame's timestamp moved (the phase probe's half
+    /// period is no drop there). `nil` elsewhere: the interval counts them.
+    func dropsShownAsPresented(lastShown: Int64?) -> Int? {
+        guard let display = variableRefreshRange, deadline.refreshRate <= display.upperBound, let lastShown
+        else { return nil }
+        return _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: lastShown, refresh: display).drops
+    }
+
     /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``
     /// while frames follow the vsync; the deadline grid's rate (a requested range's, when one is
     /// requested) divided by it in deadline mode.

@@ -109,6 +109,13 @@ extension PresentSource {
         var fits = true
         if receivesPresentationFeedback {
             absorbReports()
+            if displayWaitedForFrame {
+                // A variable-refresh display showed a reported frame as it came: its refreshes
+                // take the frame's phase, as after a late frame (see `nextFrameWait()`).
+                displayWaitedForFrame = false
+                forgetGridPosition()
+                grid.restartPhase()
+            }
         } else if blocked {
             fits = grid.add(returnTime: presentEnd)
         }
@@ -150,8 +157,17 @@ extension PresentSource {
     }
 
     /// Fits the grid to the reports that came in, and keeps the newest to place the model's frames.
+    /// On a variable-refresh display a frame shown as its present was called was waited for: its
+    /// time is the frame's own, not a refresh of a grid, so it is not fitted, and the grid starts
+    /// again at the next frame boundary (`displayWaitedForFrame`).
     func absorbReports() {
-        reports.takePending { frame, time in
+        reports.takePending { frame, time, calledAt in
+            if variableRefreshRange != nil, let calledAt,
+                _VariableRefreshModel.showedAsPresented(shownAt: time, calledAt: calledAt)
+            {
+                displayWaitedForFrame = true
+                return
+            }
             grid.add(returnTime: time)
             newestReport = (frame, time)
         }

@@ -203,6 +203,13 @@ public final class PresentSource: FrameSource {
     /// shown again the swap-chain model starts afresh from the first frame shown.
     @_spi(FrameSourceImplementation) public var isWindowHidden = false {
         didSet {
+            if isWindowHidden != oldValue, !isWindowHidden, variableRefreshRange != nil {
+                // Shown again: a variable-refresh display refreshed on its own meanwhile and shows
+                // the next frame as it comes, so its refreshes take that frame's phase, as after a
+                // late frame (no fixed grid's phase carried across the window).
+                forgetGridPosition()
+                grid.restartPhase()
+            }
             guard isWindowHidden != oldValue, isWindowHidden, let lastTimestamp else { return }
             if let measuredRefreshRate, grid.isUsable, !vsyncIsFasterThanDisplay, !keepsNoPhase {
                 deadline.refreshRate = measuredRefreshRate
@@ -228,6 +235,9 @@ public final class PresentSource: FrameSource {
 
     /// When the frame presented at the last boundary is shown, on the source's timeline, if known.
     var knownShownTime: Int64?
+    /// Whether presentation feedback said a variable-refresh display showed a frame as its present
+    /// was called (see `absorbReports()`), not yet acted on: the grid starts again.
+    var displayWaitedForFrame = false
 
     /// How long the last present took, in nanoseconds.
     @_spi(FrameSourceImplementation) public private(set) var lastPresentDuration: Int64 = 0
@@ -492,6 +502,7 @@ public final class PresentSource: FrameSource {
             // A requested rate on a variable-refresh display: the deadline grid paces it, and the
             // display shows each frame as it comes.
             if showsFramesWhenPresented { knownShownTime = presentEnd }
+            knownDrops = dropsShownAsPresented(lastShown: previousShownTime ?? previousPresentStart)
             forgetGridPosition()
             boundary = .deadline
             callWasPaced = true
@@ -505,6 +516,7 @@ public final class PresentSource: FrameSource {
                 let number = grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
                 return abs(presentEnd - grid.time(ofNumber: number))
             }
+            knownDrops = dropsShownAsPresented(lastShown: previousShownTime ?? previousPresentStart)
             forgetGridPosition()
             boundary = .deadline
             callWasPaced = true
@@ -540,6 +552,8 @@ public final class PresentSource: FrameSource {
                 boundary = .restartingDeadline(at: presentEnd)
                 return .none
             } else {
+                knownDrops = dropsShownAsPresented(
+                    lastShown: previousShownTime ?? previousPresentStart)
                 forgetGridPosition()
                 boundary = .deadline
                 callWasPaced = true

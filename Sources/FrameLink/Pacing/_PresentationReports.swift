@@ -65,9 +65,10 @@ struct _PresentationReports {
         pendingTimes.removeAll(keepingCapacity: true)
     }
 
-    /// Hands each waiting report to `body`, oldest first, and forgets them.
-    mutating func takePending(_ body: (_ frame: Int64, _ time: Int64) -> Void) {
-        for (frame, time) in zip(pendingFrames, pendingTimes) { body(frame, time) }
+    /// Hands each waiting report to `body`, oldest first, with when its frame's present was called
+    /// (if still remembered), and forgets them.
+    mutating func takePending(_ body: (_ frame: Int64, _ time: Int64, _ calledAt: Int64?) -> Void) {
+        for (frame, time) in zip(pendingFrames, pendingTimes) { body(frame, time, calls.time(ofFrame: frame)) }
         pendingFrames.removeAll(keepingCapacity: true)
         pendingTimes.removeAll(keepingCapacity: true)
     }

@@ -29,4 +29,17 @@ enum _VariableRefreshModel {
         let period = max(refresh.upperBound.periodNanoseconds, pacedPeriod) * interval
         return presentStart >= lastTimestamp + period
     }
+
+    /// How soon after its present's call a frame must be shown for the display to have waited for
+    /// it (rather than the frame for the display): 100 µs, the precision the source claims for a
+    /// vsync (`PresentSource.vsyncPrecision`). A frame that waited for a refresh is shown up to a
+    /// fastest period later (milliseconds).
+    static let shownAsPresentedTolerance: Int64 = 100_000
+
+    /// Whether a frame whose present was called at `calledAt` and that was shown at `shownAt` (as
+    /// presentation feedback reports it) was shown as it came: the display waited for it, so the
+    /// time is the frame's own, and the display's refreshes take its phase (no vsync grid's).
+    static func showedAsPresented(shownAt: Int64, calledAt: Int64) -> Bool {
+        shownAt - calledAt <= shownAsPresentedTolerance
+    }
 }

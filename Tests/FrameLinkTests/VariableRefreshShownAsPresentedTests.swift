@@ -1,0 +1,90 @@
+import Testing
+
+@testable @_spi(FrameSourceImplementation) import FrameLink
+
+/// A variable-refresh display shows a frame as it comes when it was waiting for one: its refreshes
+/// then take the frames' own phase, and it drops a frame only when its slowest refresh runs out.
+@MainActor
+@Suite("Variable refresh: frames shown as they come")
+struct VariableRefreshShownAsPresentedTests {
+    /// How close a target must be to when its frame is shown: 100 µs, as the sweep judges it.
+    static let tolerance: Int64 = 100_000
+
+    /// The frames from `first` on that the source puts on the vsync, presented before their target,
+    /// whose target is not when the display showed them.
+    static func targetsNotShown(in run: LabRun, from first: Int64) -> [Int64] {
+        run.frames.filter { frame in
+            guard frame.index >= first, frame.followsVsync, let shown = run.labFrame(presentedBy: frame.index),
+                let shownAt = shown.shownAt, shown.presentedAt < frame.target
+            else { return false }
+            return abs((shownAt - frame.target).wholeNanoseconds) > tolerance
+        }.map(\.index)
+    }
+
+    /// Scenarios where the display waits for frames that never fill its swap chain, and the frame
+    /// each is judged from.
+    nonisolated static let waitingDisplays: [(scenario: LabScenario, judgedFrom: Int64)] = [
+        // Feedback reports each frame shown at its present's call: the frames' own cadence, not a
+        // vsync grid (the grid was fitted to it and re-locked, chasing the frames' work, 64 times).
+        (
+            LabScenario(
+                name: "capped at 66 Hz on 44–131 Hz, feedback",
+                refresh: .variable(minimum: FrameRate(numerator: 44), maximum: FrameRate(numerator: 131)),
+                jitter: .lognormal(median: .microseconds(200), percentile99: .microseconds(300)), feedback: true,
+                nominal: FrameRate(numerator: 66), work: .microseconds(6_800), frames: 1_000, mode: .vsync,
+                neverFasterThanNominal: true),
+            120
+        ),
+        // A hidden window: the display refreshed on its own meanwhile and shows the first frame
+        // after it as it comes; the grid's old phase was carried across the window.
+        (
+            LabScenario(
+                name: "3 buffers on 46–144 Hz, hidden 270...321, light frames",
+                refresh: .variable(minimum: FrameRate(numerator: 46), maximum: .hz144), buffers: 3,
+                work: .microseconds(1_200), frames: 810, hidden: 270...321),
+            441
+        ),
+    ]
+
+    @Test("a target the source claims is when its frame is shown", arguments: waitingDisplays)
+    func targetsAreWhenShown(scenario: LabScenario, judgedFrom first: Int64) throws {
+        let run = try LabRun(scenario)
+        #expect(Self.targetsNotShown(in: run, from: first) == [], "\(scenario.name)")
+    }
+
+    @Test(
+        "a report is the frame's own time when it is shown as its present was called",
+        arguments: [
+            (shownAt: 10_000_000 as Int64, calledAt: 10_000_000 as Int64, asPresented: true),
+            (10_100_000, 10_000_000, true),
+            (10_100_001, 10_000_000, false),
+            // Waited for the display's fastest refresh after the last: a refresh's time.
+            (16_000_000, 10_000_000, false),
+        ])
+    func shownAsPresented(shownAt: Int64, calledAt: Int64, asPresented: Bool) {
+        #expect(_VariableRefreshModel.showedAsPresented(shownAt: shownAt, calledAt: calledAt) == asPresented)
+    }
+
+    /// Capped at 100 Hz on 48–136 Hz, with a lab seed whose phase probe moves a frame by half
+    /// a period: an interval of 1.5 periods, booked as a drop, that the display, waiting for the
+    /// frame, does not drop.
+    @Test(
+        "frames paced by deadline drop only when the display's slowest refresh runs out, not where the phase probe moves one",
+        arguments: [11] as [UInt64])
+    func deadlineDropsAreTheDisplays(seed: UInt64) throws {
+        let scenario = LabScenario(
+            name: "capped at 100 Hz on 48–136 Hz",
+            refresh: .variable(minimum: FrameRate(numerator: 48), maximum: FrameRate(numerator: 136)),
+            jitter: .lognormal(median: .microseconds(400), percentile99: .microseconds(1_300)),
+            seed: seed, nominal: FrameRate(numerator: 100), work: .microseconds(7_200), frames: 1_000, mode: .deadline,
+            neverFasterThanNominal: true)
+        let run = try LabRun(scenario)
+        // From the end of the start allowance to a little before the run's end (a drop is booked
+        // up to a swap chain's frames after it).
+        let (first, last): (Int64, Int64) = (120, Int64(scenario.frames) - 10)
+        let dropped = Dictionary(uniqueKeysWithValues: run.frames.map { ($0.index, $0.droppedSoFar) })
+        let booked = try #require(dropped[last]) - (try #require(dropped[first]))
+        let missed = run.lab.frames[Int(first)..<Int(last)].reduce(0) { $0 + $1.missedRefreshes }
+        #expect(booked == missed)
+    }
+}
