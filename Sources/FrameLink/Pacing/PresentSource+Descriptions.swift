@@ -14,7 +14,7 @@ extension PresentSource {
         switch mode {
         case .vsync:
             let rate = measuredRefreshRate.map { "\($0) measured" } ?? "\(displayRefreshRate) nominal"
-            let lock = grid.isPhaseLocked ? ", phase-locked" : ""
+            let lock = isPhaseLocked ? ", phase-locked" : ""
             let feedback = receivesPresentationFeedback ? ", presentation feedback" : ""
             text = "vsync (\(rate)\(lock)\(feedback)): \(pacingState)"
         case .deadline:

@@ -157,13 +157,19 @@ extension PresentSource {
     }
 
     /// Fits the grid to the reports that came in, and keeps the newest to place the model's frames.
-    /// On a variable-refresh display a frame shown as its present was called was waited for: its
-    /// time is the frame's own, not a refresh of a grid, so it is not fitted, and the grid starts
-    /// again at the next frame boundary (`displayWaitedForFrame`).
+    /// On a variable-refresh display a frame shown as its present was called, later than the
+    /// display's fastest cadence allows after the frame before, was waited for
+    /// (`_VariableRefreshModel.displayWaited(forFrameShownAt:calledAt:previousShownAt:fastestPeriod:)`):
+    /// its time is the frame's own, not a refresh of a grid, so it is not fitted, and the grid
+    /// starts again at the next frame boundary (`displayWaitedForFrame`).
     func absorbReports() {
         reports.takePending { frame, time, calledAt in
-            if variableRefreshRange != nil, let calledAt,
-                _VariableRefreshModel.showedAsPresented(shownAt: time, calledAt: calledAt)
+            let previous = previousReportedShowTime
+            previousReportedShowTime = time
+            if let display = variableRefreshRange, let calledAt,
+                _VariableRefreshModel.displayWaited(
+                    forFrameShownAt: time, calledAt: calledAt, previousShownAt: previous,
+                    fastestPeriod: display.upperBound.periodNanoseconds)
             {
                 displayWaitedForFrame = true
                 return

@@ -238,6 +238,8 @@ public final class PresentSource: FrameSource {
     /// Whether presentation feedback said a variable-refresh display showed a frame as its present
     /// was called (see `absorbReports()`), not yet acted on: the grid starts again.
     var displayWaitedForFrame = false
+    /// When the last reported frame was shown (presentation feedback), on the source's timeline.
+    var previousReportedShowTime: Int64?
 
     /// How long the last present took, in nanoseconds.
     @_spi(FrameSourceImplementation) public private(set) var lastPresentDuration: Int64 = 0
@@ -378,8 +380,8 @@ public final class PresentSource: FrameSource {
     var presentStart: Int64 = 0
     var presentEnd: Int64 = 0
 
-    /// The wait before the present, carried out by the loop's waiter (real-time priority and the
-    /// main queue served, as for any wait): while frames go out on every k-th vsync (a range's
+    /// The wait before the present, carried out by the loop's waiter as any wait is (the main queue
+    /// served while it sleeps; real-time priority for a deadline's last stretch): while frames go out on every k-th vsync (a range's
     /// divisor, the automatic frame rate's halving), until the interval before the k-th vsync (a
     /// present on a FIFO swap chain goes out at the first vsync after it is called); while a
     /// requested rate is paced directly on a variable-refresh display, until the frame's paced
@@ -470,7 +472,7 @@ public final class PresentSource: FrameSource {
         let fits = feedGrid(presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh)
         lockLog.noteFrame(
             implausibleFits: grid.implausibleFits, relocksBefore: relocks, relocks: grid.relocks,
-            isPhaseLocked: grid.isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate)
+            isPhaseLocked: isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate)
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
         if blocked { pacedReturns.append(callWasPaced) }

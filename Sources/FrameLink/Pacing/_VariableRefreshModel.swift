@@ -42,4 +42,20 @@ enum _VariableRefreshModel {
     static func showedAsPresented(shownAt: Int64, calledAt: Int64) -> Bool {
         shownAt - calledAt <= shownAsPresentedTolerance
     }
+
+    /// Whether a frame shown at `shownAt`, its present called at `calledAt`, was waited for by a
+    /// display refreshing at most every `fastestPeriod`, the frame before it shown at
+    /// `previousShownAt` (if known): shown as presented, and later than the display's fastest
+    /// cadence allows after the one before (plus ``shownAsPresentedTolerance``). A display running
+    /// at its fastest rate shows each frame at its own next refresh; a present called just before
+    /// that refresh is shown as presented too, but the display did not wait for it: its refreshes
+    /// keep their grid (found by review: presents 60 µs before each refresh of a 144 Hz VRR display
+    /// restarted the grid every frame, and the source fell back to deadline pacing for good).
+    static func displayWaited(
+        forFrameShownAt shownAt: Int64, calledAt: Int64, previousShownAt: Int64?, fastestPeriod: Int64
+    ) -> Bool {
+        guard showedAsPresented(shownAt: shownAt, calledAt: calledAt) else { return false }
+        guard let previousShownAt else { return true }
+        return shownAt - previousShownAt > fastestPeriod + shownAsPresentedTolerance
+    }
 }

@@ -251,13 +251,19 @@ struct _VsyncGrid {
     /// the stated model of the fit's error. Returns reach the line late by one-sided random delays
     /// (never early); a line fitted to n of them, with mean delay d, is off at the vsync after the
     /// newest by up to ``nextVsyncErrorPerMeanDelay`` × d / n, and its period by up to twice that
-    /// over n, so the error grows by that much per vsync it is carried past the newest return (a
-    /// window kept while presents stopped blocking, a hidden window). Plus how far the published
-    /// line still is from the fit (it follows the fit gradually). `Int64.max` without a grid.
+    /// over n (the ideal lower-hull fit's 99th-percentile period error was 38–49 × d / n² for
+    /// delays spread evenly, 21–25 for exponential ones; this grid's, at 48 returns, needs the
+    /// factor 2 to stay inside in 98 % of windows), so the error grows by that much per vsync it is
+    /// carried past the newest return (a window kept while presents stopped blocking, a
+    /// hidden window). Plus how far the published line still is from the fit (it follows the fit
+    /// gradually). `Int64.max` without a grid.
     func uncertainty(ofNumber number: Int64) -> Int64 {
-        guard hasGrid, !times.isEmpty else { return .max }
+        guard hasGrid, let newest = numbers.last, !times.isEmpty else { return .max }
         let atNext = Self.nextVsyncErrorPerMeanDelay * meanDelay / Int64(times.count)
-        let lag = abs(time(ofNumber: number) - fittedTime(ofNumber: number))
+        // (The lag is read within the distance the statement counts: a time further out than a
+        // double converts back from is not a vsync any caller asks about.)
+        let near = min(max(number, newest - Self.longestExtrapolation), newest + Self.longestExtrapolation)
+        let lag = abs(time(ofNumber: near) - fittedTime(ofNumber: near))
         return atNext + carriedUncertainty(ofNumber: number) + lag
     }
 
