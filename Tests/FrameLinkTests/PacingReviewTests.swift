@@ -41,76 +41,79 @@ struct PacingReviewTests {
         #expect(disagreements.isEmpty, "disagree at \(disagreements.count) frames from \(disagreements.first ?? -1)")
     }
 
-    @Test("VRR at its fastest rate with feedback, presents 60 µs before each refresh: vsync, locked, no false drops")
-    func variableRefreshPresentJustBeforeRefresh() {
-        let lab = DisplayLab(refresh: .variable(minimum: FrameRate(numerator: 48), maximum: .hz144), feedback: true)
-        let source = lab.makeSource()
-        let loop = FrameLoop(source: source)
+    /// What a run on a 48–144 Hz variable-refresh display with presentation feedback showed from
+    /// frame 300 on: how many frames were phase-locked of how many, the worst claimed vsync's
+    /// distance from the truth, and the source's mode, drops and the lab's truth.
+    struct VariableRefreshRun {
         var locked = 0
         var judged = 0
+        var worstClaimed: Int64 = 0
+        var mode = PresentSource.Mode.deadline
+        var description = ""
+        var dropped = 0
+        var missed = 0
+    }
+
+    static func runVariableRefresh(
+        jitter: PresentJitter, frames: Int, work: @escaping @MainActor () -> Duration
+    ) -> VariableRefreshRun {
+        let lab = DisplayLab(
+            refresh: .variable(minimum: FrameRate(numerator: 48), maximum: .hz144), jitter: jitter, feedback: true)
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var run = VariableRefreshRun()
         DisplayLink { link in
             if link.frameIndex > 300 {
-                judged += 1
-                if source.isPhaseLocked { locked += 1 }
+                run.judged += 1
+                if source.isPhaseLocked { run.locked += 1 }
+                if source.timestampFollowsVsync {
+                    run.worstClaimed = max(run.worstClaimed, nearestRefreshError(lab, link.timestamp))
+                }
             }
-            lab.work(for: .nanoseconds(FrameRate.hz144.periodNanoseconds - 60_000))
+            lab.work(for: work())
         }.add(to: loop, forMode: .common)
-        loop.run(frames: 1_200)
-        #expect(source.mode == .vsync, "\(source.pacingDescription)")
-        #expect(locked == judged, "phase-locked \(locked) of \(judged)")
-        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+        loop.run(frames: frames)
+        run.mode = source.mode
+        run.description = source.pacingDescription
+        run.dropped = loop.statistics.droppedFrames
+        run.missed = lab.missedRefreshes
+        return run
+    }
+
+    @Test("VRR at its fastest rate with feedback, presents 60 µs before each refresh: vsync, locked, no false drops")
+    func variableRefreshPresentJustBeforeRefresh() {
+        let run = Self.runVariableRefresh(jitter: .none, frames: 1_200) {
+            .nanoseconds(FrameRate.hz144.periodNanoseconds - 60_000)
+        }
+        #expect(run.mode == .vsync, "\(run.description)")
+        #expect(run.locked == run.judged, "phase-locked \(run.locked) of \(run.judged)")
+        #expect(run.dropped == run.missed)
     }
 
     @Test(
         "VRR at its fastest rate with feedback, presents just before a refresh with jitter: vsync and locked",
         arguments: [6_800, 6_850])
     func variableRefreshAtMaximum(workMicroseconds: Int) {
-        let lab = DisplayLab(
-            refresh: .variable(minimum: FrameRate(numerator: 48), maximum: .hz144),
-            jitter: .uniform(upTo: .microseconds(60)), feedback: true)
-        let source = lab.makeSource()
-        let loop = FrameLoop(source: source)
-        var locked = 0
-        var judged = 0
-        var worst: Int64 = 0
-        DisplayLink { link in
-            if link.frameIndex > 300 {
-                judged += 1
-                if source.isPhaseLocked { locked += 1 }
-                if source.timestampFollowsVsync { worst = max(worst, Self.nearestRefreshError(lab, link.timestamp)) }
-            }
-            lab.work(for: .microseconds(Int64(workMicroseconds)))
-        }.add(to: loop, forMode: .common)
-        loop.run(frames: 1_500)
-        #expect(source.mode == .vsync, "\(source.pacingDescription)")
-        #expect(locked * 10 >= judged * 9, "phase-locked \(locked) of \(judged)")
-        #expect(worst <= 100_000, "a claimed vsync \(worst) ns from the truth")
-        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+        let run = Self.runVariableRefresh(jitter: .uniform(upTo: .microseconds(60)), frames: 1_500) {
+            .microseconds(Int64(workMicroseconds))
+        }
+        #expect(run.mode == .vsync, "\(run.description)")
+        #expect(run.locked * 10 >= run.judged * 9, "phase-locked \(run.locked) of \(run.judged)")
+        #expect(run.worstClaimed <= 100_000, "a claimed vsync \(run.worstClaimed) ns from the truth")
+        #expect(run.dropped == run.missed)
     }
 
     @Test(
         "VRR at its fastest rate with feedback and varying work: the lock holds (92 % before the fix's cause), no false drops"
     )
     func variableRefreshVaryingWork() {
-        let lab = DisplayLab(
-            refresh: .variable(minimum: FrameRate(numerator: 48), maximum: .hz144),
-            jitter: .uniform(upTo: .microseconds(100)), feedback: true)
-        let source = lab.makeSource()
-        let loop = FrameLoop(source: source)
         var random = SplitMix64(seed: 3)
-        var locked = 0
-        var judged = 0
-        DisplayLink { link in
-            if link.frameIndex > 300 {
-                judged += 1
-                if source.isPhaseLocked { locked += 1 }
-            }
+        let run = Self.runVariableRefresh(jitter: .uniform(upTo: .microseconds(100)), frames: 3_000) {
             let unit = Double(random.next() >> 11) / Double(1 << 53)
-            lab.work(for: .nanoseconds(2_000_000 + Int64(unit * 4_900_000)))
-        }.add(to: loop, forMode: .common)
-        loop.run(frames: 3_000)
-        #expect(locked * 10 >= judged * 9, "phase-locked \(locked) of \(judged)")
-        #expect(loop.statistics.droppedFrames == lab.missedRefreshes)
+            return .nanoseconds(2_000_000 + Int64(unit * 4_900_000))
+        }
+        #expect(run.locked * 10 >= run.judged * 9, "phase-locked \(run.locked) of \(run.judged)")
+        #expect(run.dropped == run.missed)
     }
 
     @Test("the stated precision never traps, whatever vsync it is asked about")
