@@ -203,14 +203,18 @@ public final class PresentSource: FrameSource {
     /// shown again the swap-chain model starts afresh from the first frame shown.
     @_spi(FrameSourceImplementation) public var isWindowHidden = false {
         didSet {
-            if isWindowHidden != oldValue, !isWindowHidden, variableRefreshRange != nil {
+            guard isWindowHidden != oldValue else { return }
+            if !isWindowHidden {
                 // Shown again: a variable-refresh display refreshed on its own meanwhile and shows
                 // the next frame as it comes, so its refreshes take that frame's phase, as after a
                 // late frame (no fixed grid's phase carried across the window).
-                forgetGridPosition()
-                grid.restartPhase()
+                if variableRefreshRange != nil {
+                    forgetGridPosition()
+                    grid.restartPhase()
+                }
+                return
             }
-            guard isWindowHidden != oldValue, isWindowHidden, let lastTimestamp else { return }
+            guard let lastTimestamp else { return }
             if let measuredRefreshRate, grid.isUsable, !vsyncIsFasterThanDisplay, !keepsNoPhase {
                 deadline.refreshRate = measuredRefreshRate
             }
@@ -381,8 +385,9 @@ public final class PresentSource: FrameSource {
     var presentEnd: Int64 = 0
 
     /// The wait before the present, carried out by the loop's waiter as any wait is (the main queue
-    /// served while it sleeps; real-time priority for a deadline's last stretch): while frames go out on every k-th vsync (a range's
-    /// divisor, the automatic frame rate's halving), until the interval before the k-th vsync (a
+    /// served while it sleeps; real-time priority for a deadline's last stretch): while frames go
+    /// out on every k-th vsync (a range's divisor, the automatic frame rate's halving), until the
+    /// interval before the k-th vsync (a
     /// present on a FIFO swap chain goes out at the first vsync after it is called); while a
     /// requested rate is paced directly on a variable-refresh display, until the frame's paced
     /// time, precisely (the display shows the frame when it is presented, so the present, not only
@@ -433,13 +438,10 @@ public final class PresentSource: FrameSource {
             // the display's rate and phase on the deadline grid.
             chainFill.forget()
             backToBack.stop()
-            forgetGridPosition()
             knownDrops = 0
             knownTarget = nil
             knownShownTime = nil
-            boundary = .deadline
-            callWasPaced = true
-            return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
+            return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
         presentDurations.append(lastPresentDuration)
         // A present blocked when it took a good part of a period, or, once a grid is fitted, when
@@ -500,15 +502,15 @@ public final class PresentSource: FrameSource {
             boundary = .restartingDeadline(at: min(shown.time, presentEnd))
             return .none
         }
+        // The drops of a frame paced by deadline below a variable-refresh display's maximum (`nil`
+        // elsewhere: the interval counts them).
+        let dropsIfShownAsPresented = dropsShownAsPresented(lastShown: previousShownTime ?? previousPresentStart)
         if pacesRequestedRateDirectly && pacing == .automatic {
             // A requested rate on a variable-refresh display: the deadline grid paces it, and the
             // display shows each frame as it comes.
             if showsFramesWhenPresented { knownShownTime = presentEnd }
-            knownDrops = dropsShownAsPresented(lastShown: previousShownTime ?? previousPresentStart)
-            forgetGridPosition()
-            boundary = .deadline
-            callWasPaced = true
-            return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
+            knownDrops = dropsIfShownAsPresented
+            return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
         if machine.phaseProbe != nil, pacing == .automatic, mode == .deadline {
             // The phase probe: paced by deadline, off the grid; returns that do not fit are noted.
@@ -518,11 +520,8 @@ public final class PresentSource: FrameSource {
                 let number = grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
                 return abs(presentEnd - grid.time(ofNumber: number))
             }
-            knownDrops = dropsShownAsPresented(lastShown: previousShownTime ?? previousPresentStart)
-            forgetGridPosition()
-            boundary = .deadline
-            callWasPaced = true
-            return deadline.deadlineWait(framesAfterLast: 1)
+            knownDrops = dropsIfShownAsPresented
+            return pacedByDeadline(framesAfterLast: 1)
         }
         switch mode {
         case .unpaced:
@@ -554,14 +553,19 @@ public final class PresentSource: FrameSource {
                 boundary = .restartingDeadline(at: presentEnd)
                 return .none
             } else {
-                knownDrops = dropsShownAsPresented(
-                    lastShown: previousShownTime ?? previousPresentStart)
-                forgetGridPosition()
-                boundary = .deadline
-                callWasPaced = true
-                return deadline.deadlineWait(framesAfterLast: Int64(presentInterval))
+                knownDrops = dropsIfShownAsPresented
+                return pacedByDeadline(framesAfterLast: Int64(presentInterval))
             }
         }
+    }
+
+    /// Frames paced by the deadline grid, `framesAfterLast` of its points after the last frame: off
+    /// the vsync grid, the call timed by the source.
+    func pacedByDeadline(framesAfterLast frames: Int64) -> FrameWait {
+        forgetGridPosition()
+        boundary = .deadline
+        callWasPaced = true
+        return deadline.deadlineWait(framesAfterLast: frames)
     }
 
     /// An idle wait until `deadline` or input.

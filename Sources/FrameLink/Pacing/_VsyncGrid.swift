@@ -258,22 +258,26 @@ struct _VsyncGrid {
     /// hidden window). Plus how far the published line still is from the fit (it follows the fit
     /// gradually). `Int64.max` without a grid.
     func uncertainty(ofNumber number: Int64) -> Int64 {
-        guard hasGrid, let newest = numbers.last, !times.isEmpty else { return .max }
-        let atNext = Self.nextVsyncErrorPerMeanDelay * meanDelay / Int64(times.count)
+        guard hasGrid, let newest = numbers.last else { return .max }
         // (The lag is read within the distance the statement counts: a time further out than a
         // double converts back from is not a vsync any caller asks about.)
         let near = min(max(number, newest - Self.longestExtrapolation), newest + Self.longestExtrapolation)
         let lag = abs(time(ofNumber: near) - fittedTime(ofNumber: near))
-        return atNext + carriedUncertainty(ofNumber: number) + lag
+        return errorAtNextVsync + carriedUncertainty(ofNumber: number) + lag
     }
 
     /// The part of ``uncertainty(ofNumber:)`` that comes from carrying the line from its newest
     /// return to vsync `number` (zero at and before it; `Int64.max` without a grid).
     func carriedUncertainty(ofNumber number: Int64) -> Int64 {
-        guard hasGrid, let newest = numbers.last, !times.isEmpty else { return .max }
-        let count = Int64(times.count)
-        let atNext = Self.nextVsyncErrorPerMeanDelay * meanDelay / count
-        return 2 * atNext * min(max(0, number - newest), Self.longestExtrapolation) / count
+        guard hasGrid, let newest = numbers.last else { return .max }
+        return 2 * errorAtNextVsync * min(max(0, number - newest), Self.longestExtrapolation) / Int64(times.count)
+    }
+
+    /// The line's stated error at the vsync after the window's newest return:
+    /// ``nextVsyncErrorPerMeanDelay`` × mean delay / returns in the window (with a grid, the window
+    /// is never empty).
+    private var errorAtNextVsync: Int64 {
+        Self.nextVsyncErrorPerMeanDelay * meanDelay / Int64(max(1, times.count))
     }
 
     /// Whether a present called at `call` that returned at `time` returned on a vsync of the grid
