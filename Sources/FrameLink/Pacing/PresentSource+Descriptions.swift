@@ -1,4 +1,4 @@
-// PresentSource's mode and reason as text, for reports.
+// PresentSource's mode and reason as text, for tracker.reports.
 extension PresentSource {
     /// The current mode.
     public var mode: Mode { pacingState.mode }
@@ -8,7 +8,7 @@ extension PresentSource {
     /// its ``PacingState/reason`` to decide anything).
     public var reason: String { pacingState.description }
 
-    /// The mode, the rate and the reason, for reports.
+    /// The mode, the rate and the reason, for tracker.reports.
     public var pacingDescription: String {
         var text: String
         switch mode {
@@ -23,8 +23,8 @@ extension PresentSource {
         case .unpaced:
             text = "unpaced: \(pacingState)"
         }
-        if grid.relocks > 0 {
-            text += "; vsync re-locked \(grid.relocks)× after returns stopped fitting the grid"
+        if tracker.grid.relocks > 0 {
+            text += "; vsync re-locked \(tracker.grid.relocks)× after returns stopped fitting the grid"
         }
         if !pacesRequestedRateDirectly, let choice = frameRateChoice {
             text += "; frame-rate range \(choice.range): \(choice.rate), \(choice.reason)"

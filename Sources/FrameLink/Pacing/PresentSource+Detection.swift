@@ -27,7 +27,7 @@ extension PresentSource {
     }
 
     /// Whether the blocking presents measured so far come faster than the display allows.
-    var vsyncIsFasterThanDisplay: Bool { rateVerdict.isFaster }
+    var vsyncIsFasterThanDisplay: Bool { tracker.rateVerdict.isFaster }
 
     /// The fastest period the display may really have, in nanoseconds.
     var fastestPlausiblePeriod: Int64 {
@@ -39,10 +39,10 @@ extension PresentSource {
         let evidence = _PacingMachine.Evidence(
             presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
             displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
-            gridPeriod: grid.period, gridIsStable: grid.isStable, gridRelocks: grid.relocks,
+            gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
             lastReturnFits: lastReturnFits, receivesFeedback: receivesPresentationFeedback,
-            returnsWerePaced: returnsWerePaced, returnsFollowFrames: returnsFollowFrames,
-            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: rateVerdict.isDoubted,
+            returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
+            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: tracker.rateVerdict.isDoubted,
             presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
             mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
         let before = mode
@@ -55,9 +55,9 @@ extension PresentSource {
             // Frames begin so that, with the last frame's time from its start to its present's
             // return, the returns would land half a period off the grid's vsyncs.
             let start = _PhaseProbe.firstFrameStart(
-                vsyncAfterNext: grid.time(
-                    ofNumber: grid.number(atOrBefore: now.nanoseconds) + _PhaseProbe.firstVsyncAhead),
-                period: Int64(grid.period.rounded()), returnOffset: returnOffset, now: now.nanoseconds)
+                vsyncAfterNext: tracker.grid.time(
+                    ofNumber: tracker.grid.number(atOrBefore: now.nanoseconds) + _PhaseProbe.firstVsyncAhead),
+                period: Int64(tracker.grid.period.rounded()), returnOffset: returnOffset, now: now.nanoseconds)
             deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
         case .paceAtDisplayRate:
             deadline.refreshRate = displayRefreshRate
@@ -65,13 +65,13 @@ extension PresentSource {
         case .measureAgain:
             startBackToBackFrames()
         case .notePresentFollowsFrames:
-            returnsFollowFrames = true
-            keepsNoPhase = true
+            tracker.returnsFollowFrames = true
+            tracker.keepsNoPhase = true
             FrameLinkLogging.logger.debug(
                 "pacing: \(pacingState.reason)", metadata: ["refresh": "\(displayRefreshRate)"])
         case .clearDoubtsAboutGrid:
-            keepsNoPhase = false
-            rateVerdict.clear()
+            tracker.keepsNoPhase = false
+            tracker.rateVerdict.clear()
         }
     }
 
@@ -91,7 +91,7 @@ extension PresentSource {
         presentDurations.removeAll()
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
-        if grid.hasGrid { grid.restartPhase() }
+        if tracker.grid.hasGrid { tracker.grid.restartPhase() }
         FrameLinkLogging.logger.debug(
             "pacing: frames take under three quarters of a period now; up to \(_BackToBackFrames.limit) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
             metadata: ["refresh": "\(displayRefreshRate)"])
@@ -103,7 +103,7 @@ extension PresentSource {
     @_spi(FrameSourceImplementation) public var acceptsLateFrames: Bool {
         guard pacing == .automatic else { return true }
         switch mode {
-        case .vsync: return grid.isUsable
+        case .vsync: return tracker.grid.isUsable
         case .deadline:
             // Decided: present does not block (a quarter period or more, in the median), or it was
             // found not to be the display's vsync. Until then the source is still measuring.
@@ -112,17 +112,10 @@ extension PresentSource {
             }
             return presentDurations.median * _PacingMachine.blockingMedianFraction
                 < displayRefreshRate.periodNanoseconds
-                || keepsNoPhase
-                || vsyncIsFasterThanDisplay || returnsFollowFrames
+                || tracker.keepsNoPhase
+                || vsyncIsFasterThanDisplay || tracker.returnsFollowFrames
         case .unpaced: return true
         }
-    }
-
-    /// Whether more than a quarter of the recent blocking presents were called when the source
-    /// chose (deadline waits, holds): a grid fitted to them may echo that timing. A few (the first
-    /// present after a hidden window is shown again) do not matter.
-    var returnsWerePaced: Bool {
-        pacedReturns.marked * Self.pacedReturnsShare > pacedReturns.count
     }
 
     /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the
@@ -134,7 +127,7 @@ extension PresentSource {
             "pacing: \(oldMode) → \(mode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
         presentDurations.removeAll()
         if mode == .deadline, let lastTimestamp {
-            if let measuredRefreshRate, grid.isUsable { deadline.refreshRate = measuredRefreshRate }
+            if let measuredRefreshRate, tracker.grid.isUsable { deadline.refreshRate = measuredRefreshRate }
             applyDeadlineRange()
             deadline.lockGrid(to: FrameInstant(nanoseconds: lastTimestamp))
         }

@@ -135,7 +135,8 @@ extension PresentSource {
         }
         if pacesRequestedRateDirectly, let display = variableRefreshRange {
             deadline.apply(range.choice(onVariableRefresh: display))
-        } else if measuredRefreshRate != nil && grid.isUsable && !keepsNoPhase && !returnsFollowFrames
+        } else if measuredRefreshRate != nil && tracker.grid.isUsable && !tracker.keepsNoPhase
+            && !tracker.returnsFollowFrames
             && !vsyncIsFasterThanDisplay
         {
             let chosen = rangeChoice(range)

@@ -82,26 +82,13 @@ public final class PresentSource: FrameSource {
     /// The presents whose durations the reasons quote the median of: 16.
     static let presentDurationsWindow = 16
 
-    /// More than a period divided by this of the recent blocking presents having been called when
-    /// the source chose means a grid of them may echo that timing: more than a quarter (a few, as
-    /// the first present after a hidden window is shown again, do not matter).
-    static let pacedReturnsShare = 4
-
     /// The buffers of double buffering (a front and a back buffer): a chain's depth is what it has
     /// beyond them.
     static let doubleBuffering = 2
 
-    /// Coming onto the grid from frames timed otherwise, a frame is never less than a period divided
-    /// by this after the last one: half a period (frames never come faster than the display).
-    static let comingOntoGridFraction: Int64 = 2
-
     /// A present held for a divisor or a halved rate goes out this fraction of a period into the
     /// interval before its vsync: halfway, as far from both vsyncs as it can be.
     static let holdFraction: Int64 = 2
-
-    /// The last frame's timestamp is a blocking return on the grid when it is within a period
-    /// divided by this of a vsync: a quarter (a return is late by its delay, never by half a period).
-    static let blockingReturnOnGridFraction: Int64 = 4
 
     /// The requested pacing. Changing it takes effect at the next frame.
     public var pacing: Pacing {
@@ -137,23 +124,10 @@ public final class PresentSource: FrameSource {
         didSet {
             guard displayRefreshRate != oldValue else { return }
             // Another display: what was found about the old one's presents no longer holds.
-            let presentWasSlow = returnsFollowFrames
-            returnsFollowFrames = false
             machine.displayChanged()
-            pacedReturns.removeAll()
-            if presentWasSlow { keepsNoPhase = false }
-            // The grid still measures the old display until returns stop fitting it and it
-            // re-locks: the rate is judged again from the next fit, not from it. A fit whose rate
-            // is not the new display's is dropped at once: returns of a display at half its rate
-            // would go on fitting every 2nd line while their phase drifted off it.
-            rateVerdict.displayChanged(relocks: grid.relocks)
-            if grid.hasGrid && _VsyncRateVerdict.isAnotherDisplay(period: grid.period, reported: displayRefreshRate) {
-                grid.relockForAnotherDisplay()
-            }
-            grid.nominalPeriod = displayRefreshRate.periodNanoseconds
+            let presentWasSlow = tracker.displayChanged(to: displayRefreshRate)
             chainFill.forget()
-            measuredRefreshRate = nil
-            if mode == .deadline && (!grid.isUsable || presentWasSlow) {
+            if mode == .deadline && (!tracker.grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
             }
             if requestedRange != nil { applyRequestedRange() }
@@ -175,7 +149,7 @@ public final class PresentSource: FrameSource {
 
     /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
     /// of blocking presents fit one.
-    public internal(set) var measuredRefreshRate: FrameRate?
+    public var measuredRefreshRate: FrameRate? { tracker.measuredRefreshRate }
 
     /// Whether the source halves the frame rate while frames run over budget (off by default).
     public var automaticFrameRate = false {
@@ -209,13 +183,13 @@ public final class PresentSource: FrameSource {
                 // the next frame as it comes, so its refreshes take that frame's phase, as after a
                 // late frame (no fixed grid's phase carried across the window).
                 if variableRefreshRange != nil {
-                    forgetGridPosition()
-                    grid.restartPhase()
+                    tracker.forgetPosition()
+                    tracker.grid.restartPhase()
                 }
                 return
             }
             guard let lastTimestamp else { return }
-            if let measuredRefreshRate, grid.isUsable, !vsyncIsFasterThanDisplay, !keepsNoPhase {
+            if let measuredRefreshRate, tracker.grid.isUsable, !vsyncIsFasterThanDisplay, !tracker.keepsNoPhase {
                 deadline.refreshRate = measuredRefreshRate
             }
             applyDeadlineRange()
@@ -236,14 +210,6 @@ public final class PresentSource: FrameSource {
     public var variableRefreshRange: ClosedRange<FrameRate>? {
         didSet { if variableRefreshRange != oldValue { applyRequestedRange() } }
     }
-
-    /// When the frame presented at the last boundary is shown, on the source's timeline, if known.
-    var knownShownTime: Int64?
-    /// Whether presentation feedback said a variable-refresh display showed a frame as its present
-    /// was called (see `absorbReports()`), not yet acted on: the grid starts again.
-    var displayWaitedForFrame = false
-    /// When the last reported frame was shown (presentation feedback), on the source's timeline.
-    var previousReportedShowTime: Int64?
 
     /// How long the last present took, in nanoseconds.
     @_spi(FrameSourceImplementation) public private(set) var lastPresentDuration: Int64 = 0
@@ -278,20 +244,8 @@ public final class PresentSource: FrameSource {
     /// The last frame's timestamp, on the source's timeline (`nil` before the first and after an
     /// idle wait).
     var lastTimestamp: Int64?
-    /// The vsync grid fitted to blocking presents' returns (or to presentation feedback).
-    var grid: _VsyncGrid
-    /// The grid's relock count when the numbers below were taken: a relock renumbers the grid.
-    var gridGeneration = 0
-    /// Where presented frames are shown on the grid, while frames follow it.
-    var swapChain = _SwapChainModel()
-    /// The drops the swap-chain model booked at the last boundary, while frames follow the grid.
-    var knownDrops: Int?
-    /// When the frame being built will be shown, while frames follow the grid.
-    var knownTarget: Int64?
-    /// Presentation feedback, checked where it enters, not yet taken in.
-    var reports = _PresentationReports()
-    /// The newest report taken into the grid and not yet placed on it.
-    var newestReport: (frame: Int64, time: Int64)?
+    /// What is known of the vsync, and where frames that follow it are shown.
+    var tracker: _VsyncTracker
     /// The frames presented back to back to see whether present blocks (``_BackToBackFrames``).
     var backToBack = _BackToBackFrames()
     /// Whether presents that returned at once must have found a FIFO swap chain full: the only
@@ -301,10 +255,6 @@ public final class PresentSource: FrameSource {
     /// Whether the last frame's timestamp was the return of a present that blocked (the vsync
     /// that released it).
     var lastTimestampWasBlockingReturn = false
-    /// Whether the returns of blocking presents were found to keep no phase (an emulated vsync),
-    /// and have not been judged phase-stable since: such a present never paces frames itself.
-    var keepsNoPhase = false
-
     /// The buffers of the presenter's swap chain, if known: 2 (double buffering) unless told. A
     /// present that blocks found the chain full, so its frame is shown `swapChainBuffers - 2`
     /// vsyncs after the one that released it; the swap-chain model needs this to know when a
@@ -339,7 +289,7 @@ public final class PresentSource: FrameSource {
         self.pacing = pacing
         self.present = present
         deadline = DeadlineSource(refreshRate: displayRefreshRate, clock: clock)
-        grid = _VsyncGrid(nominalPeriod: displayRefreshRate.periodNanoseconds)
+        tracker = _VsyncTracker(nominalPeriod: displayRefreshRate.periodNanoseconds)
         let state =
             switch pacing {
             case .vsync: PacingState(mode: .vsync, reason: .requested)
@@ -354,28 +304,8 @@ public final class PresentSource: FrameSource {
     /// The time since the source was created.
     public var now: FrameInstant { deadline.now }
 
-    /// What ends the wait and gives the frame its timestamp, decided by `nextFrameWait()` or
-    /// `idleWait(until:)` and carried out by `beginFrame(at:)`.
-    enum Boundary {
-        /// The moment present returned (pacing off, start-up probing).
-        case presentEnd
-        /// A given moment, where the deadline grid restarts: when present returned, after an
-        /// emulated vsync held the frame past its deadline; when a variable-refresh display showed
-        /// a late frame.
-        case restartingDeadline(at: Int64)
-        /// The deadline the loop waited for.
-        case deadline
-        /// Now, before a vsync grid is fitted (the return of a present that `blocked`, or a sleep
-        /// to where the next vsync should be); the deadline grid follows it while still measuring.
-        case now(blocked: Bool, locksDeadline: Bool)
-        /// Vsync `number` of the grid, for a present called in vsync `called`'s interval.
-        case vsync(called: Int64, number: Int64, blocked: Bool, locksDeadline: Bool)
-        /// The end of an idle wait.
-        case idle
-    }
-
     /// What ends the current wait and gives the next frame its timestamp.
-    var boundary = Boundary.presentEnd
+    var boundary = _FrameBoundary.presentEnd
     /// When the present before the last one started (`nil` before the second present): on a
     /// variable-refresh display paced by deadline, when its frame was shown (the display shows a
     /// frame as it comes; the frame's timestamp, a deadline, says nothing of that).
@@ -421,7 +351,7 @@ public final class PresentSource: FrameSource {
         previousPresentStart = presentCount > 0 ? presentStart : nil
         presentStart = now.nanoseconds
         // (Reports for this frame may come from inside present: it is frame presentCount + 1.)
-        reports.notePresentCall(at: presentStart, ofFrame: presentCount + 1)
+        tracker.reports.notePresentCall(at: presentStart, ofFrame: presentCount + 1)
         present?()
         presentCount += 1
         presentEnd = now.nanoseconds
@@ -438,16 +368,16 @@ public final class PresentSource: FrameSource {
             // the display's rate and phase on the deadline grid.
             chainFill.forget()
             backToBack.stop()
-            knownDrops = 0
-            knownTarget = nil
-            knownShownTime = nil
+            tracker.knownDrops = 0
+            tracker.knownTarget = nil
+            tracker.knownShownTime = nil
             return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
         presentDurations.append(lastPresentDuration)
         // A present blocked when it took a good part of a period, or, once a grid is fitted, when
         // it returned on the vsync after its call (called just before one, it waits a moment:
         // latency mode calls it so, and so do frames that cost about a period).
-        let returnedOnVsync = grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
+        let returnedOnVsync = tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
         let blocked = _BlockingPresent.blocked(
             duration: lastPresentDuration, period: currentPeriod, returnedOnVsync: returnedOnVsync)
         chainFill.note(
@@ -460,24 +390,26 @@ public final class PresentSource: FrameSource {
             // measured again once they are light enough to.
             machine.backToBackFramesEnded(inconclusive: end == .inconclusive)
         }
-        let previousShownTime = knownShownTime
-        knownDrops = nil
-        knownTarget = nil
-        knownShownTime = nil
+        let previousShownTime = tracker.knownShownTime
+        tracker.knownDrops = nil
+        tracker.knownTarget = nil
+        tracker.knownShownTime = nil
         // A frame late for a variable-refresh display's fastest refresh is shown when it is
         // presented (or as soon as a refresh the display made on its own allows): its return says
         // nothing about a vsync grid.
         let lateOnVariableRefresh = isLateOnVariableRefresh
         // (Read only by a fit from scratch.)
-        if !grid.hasGrid { grid.explainedVsyncMultiple = explainedVsyncMultiple }
-        let relocks = grid.relocks
-        let fits = feedGrid(presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh)
+        if !tracker.grid.hasGrid { tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple }
+        let relocks = tracker.grid.relocks
+        let fits = tracker.take(
+            presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh, variableRefresh: variableRefreshRange,
+            reported: displayRefreshRate)
         lockLog.noteFrame(
-            implausibleFits: grid.implausibleFits, relocksBefore: relocks, relocks: grid.relocks,
+            implausibleFits: tracker.grid.implausibleFits, relocksBefore: relocks, relocks: tracker.grid.relocks,
             isPhaseLocked: isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate)
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
-        if blocked { pacedReturns.append(callWasPaced) }
+        if blocked { tracker.noteBlockingPresent(callWasPaced: callWasPaced) }
         callWasPaced = false
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
@@ -486,15 +418,15 @@ public final class PresentSource: FrameSource {
             // The display waited for the frame: it was not dropped unless the display refreshed on
             // its own meanwhile (its slowest rate ran out). The next frame starts at once, and the
             // display's refreshes take the late frame's phase.
-            forgetGridPosition()
-            grid.restartPhase()
+            tracker.forgetPosition()
+            tracker.grid.restartPhase()
             let shown = _VariableRefreshModel.showing(
                 presentedAt: presentStart,
                 lastShown: previousShownTime
                     ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
                 refresh: display)
-            knownDrops = shown.drops
-            knownShownTime = shown.time
+            tracker.knownDrops = shown.drops
+            tracker.knownShownTime = shown.time
             machine.frameLateOnVariableRefresh(
                 maximum: display.upperBound, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
             // Timed at the refresh that showed it (a present that blocked for it returns a little
@@ -508,8 +440,8 @@ public final class PresentSource: FrameSource {
         if pacesRequestedRateDirectly && pacing == .automatic {
             // A requested rate on a variable-refresh display: the deadline grid paces it, and the
             // display shows each frame as it comes.
-            if showsFramesWhenPresented { knownShownTime = presentEnd }
-            knownDrops = dropsIfShownAsPresented
+            if showsFramesWhenPresented { tracker.knownShownTime = presentEnd }
+            tracker.knownDrops = dropsIfShownAsPresented
             return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
         if machine.phaseProbe != nil, pacing == .automatic, mode == .deadline {
@@ -517,25 +449,24 @@ public final class PresentSource: FrameSource {
             machine.phaseProbeFrame(blocked: blocked) {
                 // How far from the grid's vsync the present returned (a return just before one,
                 // within the line's error, counts as on it).
-                let number = grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
-                return abs(presentEnd - grid.time(ofNumber: number))
+                let number = tracker.grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
+                return abs(presentEnd - tracker.grid.time(ofNumber: number))
             }
-            knownDrops = dropsIfShownAsPresented
+            tracker.knownDrops = dropsIfShownAsPresented
             return pacedByDeadline(framesAfterLast: 1)
         }
         switch mode {
         case .unpaced:
-            forgetGridPosition()
+            tracker.forgetPosition()
             boundary = .presentEnd
             return .none
         case .vsync:
             // One slow return (a long tail of the delay) is a stray for the fit, but its frame is
             // still on the grid: timed by the vsync before it, not by the raw return.
-            let slowOnGrid =
-                blocked && !fits && swapChain.lastVsyncNumber != nil && grid.isSlowReturnOnTheLine(presentEnd)
+            let slowOnGrid = tracker.isSlowReturnOnGrid(presentEnd: presentEnd, blocked: blocked, fits: fits)
             return vsyncWait(blocked: blocked, fits: fits || slowOnGrid, locksDeadline: false)
         case .deadline:
-            if pacing == .automatic && blocked && !keepsNoPhase && !vsyncIsFasterThanDisplay {
+            if pacing == .automatic && blocked && !tracker.keepsNoPhase && !vsyncIsFasterThanDisplay {
                 // Still measuring: a present that blocks paces the frames itself.
                 return vsyncWait(blocked: blocked, fits: fits, locksDeadline: true)
             } else if pacing == .automatic && isProbing {
@@ -543,17 +474,17 @@ public final class PresentSource: FrameSource {
                 // and a present that blocks shows itself; paced by deadline, it never would.
                 boundary = .presentEnd
                 return .none
-            } else if blocked && (vsyncIsFasterThanDisplay || keepsNoPhase), let lastTimestamp,
+            } else if blocked && (vsyncIsFasterThanDisplay || tracker.keepsNoPhase), let lastTimestamp,
                 presentEnd >= lastTimestamp + deadline.refreshRate.periodNanoseconds
             {
                 // An emulated vsync's present held the frame past its deadline: the frame starts
                 // now and the grid restarts from it (a cap, not a grid the emulation cannot keep),
                 // rather than waiting for the next grid point and dropping a frame that was not late.
-                forgetGridPosition()
+                tracker.forgetPosition()
                 boundary = .restartingDeadline(at: presentEnd)
                 return .none
             } else {
-                knownDrops = dropsIfShownAsPresented
+                tracker.knownDrops = dropsIfShownAsPresented
                 return pacedByDeadline(framesAfterLast: Int64(presentInterval))
             }
         }
@@ -562,7 +493,7 @@ public final class PresentSource: FrameSource {
     /// Frames paced by the deadline grid, `framesAfterLast` of its points after the last frame: off
     /// the vsync grid, the call timed by the source.
     func pacedByDeadline(framesAfterLast frames: Int64) -> FrameWait {
-        forgetGridPosition()
+        tracker.forgetPosition()
         boundary = .deadline
         callWasPaced = true
         return deadline.deadlineWait(framesAfterLast: frames)
@@ -598,17 +529,14 @@ public final class PresentSource: FrameSource {
             lastTimestamp = nil
             lastTimestampWasBlockingReturn = false
             backToBack.forgetCosts()
-            forgetGridPosition()
-            knownDrops = nil
-            knownTarget = nil
+            tracker.forgetPosition()
+            tracker.knownDrops = nil
+            tracker.knownTarget = nil
             announcePacingState()
             return woke
         }
         lastTimestamp = timestamp
-        switch boundary {
-        case .now(let blocked, _), .vsync(_, _, let blocked, _): lastTimestampWasBlockingReturn = blocked
-        default: lastTimestampWasBlockingReturn = false
-        }
+        lastTimestampWasBlockingReturn = boundary.isBlockingReturn
         if pacing == .automatic { detect() }
         announcePacingState()
         return FrameInstant(nanoseconds: timestamp)
@@ -631,16 +559,13 @@ public final class PresentSource: FrameSource {
     @_spi(FrameSourceImplementation) public func expectedTimestamp(frames: Int64, after timestamp: FrameInstant)
         -> FrameInstant
     {
-        if swapChain.lastVsyncNumber != nil {
-            let number = grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
-            return FrameInstant(nanoseconds: grid.time(ofNumber: number + frames * Int64(presentInterval)))
+        if tracker.followsGrid {
+            let number = tracker.grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
+            return FrameInstant(nanoseconds: tracker.grid.time(ofNumber: number + frames * Int64(presentInterval)))
         }
         let rate = refreshRate
         return FrameInstant(nanoseconds: timestamp.nanoseconds + rate.offsetNanoseconds(ofFrame: frames))
     }
-
-    /// Whether the vsync grid is faster than the display can be (see ``_VsyncRateVerdict``).
-    var rateVerdict = _VsyncRateVerdict()
 
     /// Whether the source chose when the last present was called (a deadline wait or a hold before
     /// it), and the frames since a present so called blocked (up to the grid's window).
@@ -653,15 +578,6 @@ public final class PresentSource: FrameSource {
     /// Whether the current frame's work cost was noted (by `presentWait()` or `presentFrame()`).
     var workCostNoted = false
     var returnOffset: Int64 = 0
-    /// For each of the last 96 blocking presents (the grid's stability window), whether the source
-    /// timed its call.
-    var pacedReturns = _FlagWindow(capacity: _VsyncGrid.stabilityWindow)
-
-    /// Whether a phase probe found the returns following the frames' own pacing: a present that is
-    /// slow (a software renderer drawing in it) or throttled from its last call, not a vsync. Such
-    /// a present never paces frames again, until the display changes.
-    var returnsFollowFrames = false
-
     /// What the log last said about the vsync lock.
     var lockLog = _VsyncLockLog()
 }

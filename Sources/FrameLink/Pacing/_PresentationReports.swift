@@ -65,11 +65,29 @@ struct _PresentationReports {
         pendingTimes.removeAll(keepingCapacity: true)
     }
 
+    /// The reports waiting to be taken in.
+    var pendingCount: Int { pendingFrames.count }
+
+    /// Waiting report `index` (oldest first): the frame, when it reached the screen, and when its
+    /// present was called (if still remembered).
+    func pending(at index: Int) -> (frame: Int64, time: Int64, calledAt: Int64?) {
+        let frame = pendingFrames[index]
+        return (frame, pendingTimes[index], calls.time(ofFrame: frame))
+    }
+
+    /// Forgets the waiting reports, once taken in.
+    mutating func forgetPending() {
+        pendingFrames.removeAll(keepingCapacity: true)
+        pendingTimes.removeAll(keepingCapacity: true)
+    }
+
     /// Hands each waiting report to `body`, oldest first, with when its frame's present was called
     /// (if still remembered), and forgets them.
     mutating func takePending(_ body: (_ frame: Int64, _ time: Int64, _ calledAt: Int64?) -> Void) {
-        for (frame, time) in zip(pendingFrames, pendingTimes) { body(frame, time, calls.time(ofFrame: frame)) }
-        pendingFrames.removeAll(keepingCapacity: true)
-        pendingTimes.removeAll(keepingCapacity: true)
+        for index in 0..<pendingCount {
+            let report = pending(at: index)
+            body(report.frame, report.time, report.calledAt)
+        }
+        forgetPending()
     }
 }

@@ -32,7 +32,7 @@ enum _VariableRefreshModel {
 
     /// How soon after its present's call a frame must be shown for the display to have waited for
     /// it (rather than the frame for the display): 100 µs, the precision the source claims for a
-    /// vsync (`PresentSource.vsyncPrecision`). A frame that waited for a refresh is shown up to a
+    /// vsync (`_VsyncTracker.vsyncPrecision`). A frame that waited for a refresh is shown up to a
     /// fastest period later (milliseconds).
     static let shownAsPresentedTolerance: Int64 = 100_000
 
