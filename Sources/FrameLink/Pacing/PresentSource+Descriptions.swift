@@ -29,7 +29,7 @@ extension PresentSource {
         if !pacesRequestedRateDirectly, let choice = frameRateChoice {
             text += "; frame-rate range \(choice.range): \(choice.rate), \(choice.reason)"
         }
-        if case .halved(let cost, let budget) = autoFrameRate.state {
+        if case .halved(let cost, let budget) = cadence.autoFrameRate.state {
             text +=
                 "; presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the "
                 + "\(Milliseconds(budget)) ms budget"

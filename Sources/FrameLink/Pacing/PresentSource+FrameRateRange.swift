@@ -6,34 +6,24 @@ extension PresentSource {
     /// auto frame rate has halved the rate. In deadline mode, 2 while auto frame rate has halved
     /// the rate, else 1 (a requested range is then in the deadline grid's rate).
     public var presentInterval: Int {
-        (mode == .vsync ? rangeInterval : 1) * (halvesRate ? _AutoFrameRate.halvingFactor : 1)
+        cadence.presentInterval(
+            followsVsync: mode == .vsync, base: vsyncRate, pacedDirectly: pacesRequestedRateDirectly)
     }
 
     /// Whether auto frame rate has halved the rate.
-    var halvesRate: Bool { autoFrameRate.isHalved }
+    var halvesRate: Bool { cadence.halvesRate }
+
+    /// The display's rate, measured when known.
+    var vsyncRate: FrameRate { measuredRefreshRate ?? displayRefreshRate }
 
     /// The vsyncs per frame chosen for the requested range while frames follow the vsync (1
     /// without one, or while the range is paced directly), for the display's rate (measured when
-    /// known). Chosen again only when that rate moves by more than 0.5 % (another display): a
-    /// measurement that wobbles in its last digits never changes the cadence.
-    var rangeInterval: Int {
-        guard let requestedRange, !pacesRequestedRateDirectly else { return 1 }
-        return rangeChoice(requestedRange).interval
-    }
+    /// known; see `_FrameRateCadence.divisor(of:)`).
+    var rangeInterval: Int { cadence.rangeInterval(of: vsyncRate, pacedDirectly: pacesRequestedRateDirectly) }
 
-    /// The divisor of the display's rate for `range`, and the rate it was chosen for.
-    func rangeChoice(_ range: FrameRateRange) -> (base: FrameRate, interval: Int) {
-        let base = measuredRefreshRate ?? displayRefreshRate
-        if let cached = rangeIntervalCache, base.isClose(to: cached.base) { return cached }
-        let chosen = (base, range.divisor(dividing: base).divisor)
-        rangeIntervalCache = chosen
-        return chosen
-    }
-    /// Whether frames are paced directly at a requested rate: a requested range on a
-    /// variable-refresh display, while pacing is automatic or deadline (forced vsync divides the
-    /// display's maximum instead; pacing off ignores ranges).
+    /// Whether frames are paced directly at a requested rate (`_FrameRateCadence.pacesDirectly`).
     var pacesRequestedRateDirectly: Bool {
-        requestedRange != nil && variableRefreshRange != nil && (pacing == .automatic || pacing == .deadline)
+        cadence.pacesDirectly(variableRefresh: variableRefreshRange, pacing: pacing)
     }
 
     /// Whether a requested rate below a variable-refresh display's maximum is paced directly (see
@@ -87,9 +77,7 @@ extension PresentSource {
     ///   comes;
     /// - in deadline mode (no vsync honoured), the deadline grid runs at the preferred rate.
     @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {
-        guard range != requestedRange else { return }
-        requestedRange = range
-        applyRequestedRange()
+        if cadence.request(range) { applyRequestedRange() }
     }
 
     /// The rate chosen for the requested range and why, for the current mode; `nil` while none
@@ -97,8 +85,7 @@ extension PresentSource {
     public var frameRateChoice: FrameRateChoice? {
         guard let requestedRange, mode != .unpaced else { return nil }
         if mode == .vsync && !pacesRequestedRateDirectly {
-            return requestedRange.choice(
-                dividing: measuredRefreshRate ?? displayRefreshRate, by: rangeChoice(requestedRange).interval)
+            return requestedRange.choice(dividing: vsyncRate, by: rangeInterval)
         }
         return deadline.frameRateChoice
     }
@@ -106,7 +93,7 @@ extension PresentSource {
     /// Applies the requested range: the vsync divisor is chosen afresh, and the deadline grid
     /// (see ``applyDeadlineRange()``).
     func applyRequestedRange() {
-        rangeIntervalCache = nil
+        cadence.chooseAgain()
         if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
             applyDeadlineRange()
             if pacing == .automatic {
@@ -129,35 +116,27 @@ extension PresentSource {
     /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
     /// else the preferred rate directly but never above the display's rate.
     func applyDeadlineRange() {
-        guard let range = requestedRange else {
-            deadline.apply(nil)
-            return
-        }
-        if pacesRequestedRateDirectly, let display = variableRefreshRange {
-            deadline.apply(range.choice(onVariableRefresh: display))
-        } else if measuredRefreshRate != nil && tracker.grid.isUsable && !tracker.keepsNoPhase
-            && !tracker.returnsFollowFrames
-            && !vsyncIsFasterThanDisplay
-        {
-            let chosen = rangeChoice(range)
-            deadline.apply(range.choice(dividing: chosen.base, by: chosen.interval))
-        } else {
-            deadline.apply(range.directChoice(atMost: displayRefreshRate))
-        }
+        let vsyncIsKnown =
+            measuredRefreshRate != nil && tracker.grid.isUsable && !tracker.keepsNoPhase
+            && !tracker.returnsFollowFrames && !vsyncIsFasterThanDisplay
+        deadline.apply(
+            cadence.deadlineChoice(
+                pacedDirectlyOn: pacesRequestedRateDirectly ? variableRefreshRange : nil,
+                vsyncBase: vsyncIsKnown ? measuredRefreshRate : nil, display: displayRefreshRate))
     }
 
+    /// Notes what the frame's work cost: for the back-to-back frames, and the automatic frame rate.
     func noteFrameCost(_ cost: Int64) {
         backToBack.noteFrameCost(cost)
         guard automaticFrameRate else { return }
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
-        let budget = refreshRate.periodNanoseconds / Int64(halvesRate ? _AutoFrameRate.halvingFactor : 1)
-        apply(autoFrameRate.noteFrameCost(cost, budget: budget))
+        apply(cadence.noteFrameCost(cost, rate: refreshRate))
     }
 
     /// What the halved rate presents on: every 2nd deadline of a requested range's rate, or every
     /// 2k-th vsync for a divisor k.
     var halvedCadence: String {
-        mode == .deadline && requestedRange != nil
+        mode == .deadline && cadence.requestedRange != nil
             ? FrameRateRange.ordinal(_AutoFrameRate.halvingFactor) + " deadline"
             : FrameRateRange.ordinal(rangeInterval * _AutoFrameRate.halvingFactor) + " vsync"
     }
@@ -170,7 +149,7 @@ extension PresentSource {
         case .none:
             break
         case .halve:
-            if case .halved(let cost, let budget) = autoFrameRate.state {
+            if case .halved(let cost, let budget) = cadence.autoFrameRate.state {
                 FrameLinkLogging.logger.debug(
                     "automatic frame rate: presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the \(Milliseconds(budget)) ms budget"
                 )

@@ -154,17 +154,17 @@ public final class PresentSource: FrameSource {
     /// Whether the source halves the frame rate while frames run over budget (off by default).
     public var automaticFrameRate = false {
         didSet {
-            if !automaticFrameRate { apply(autoFrameRate.turnOff(), back: "automatic frame rate turned off") }
+            if !automaticFrameRate {
+                apply(cadence.turnOffAutomaticFrameRate(), back: "automatic frame rate turned off")
+            }
         }
     }
 
-    /// The automatic frame rate's state.
-    var autoFrameRate = _AutoFrameRate()
-
-    var rangeIntervalCache: (base: FrameRate, interval: Int)?
+    /// The requested frame-rate range and the automatic frame rate (see ``_FrameRateCadence``).
+    var cadence = _FrameRateCadence()
 
     /// The requested frame-rate range (`requestFrameRate(in:)`).
-    var requestedRange: FrameRateRange?
+    var requestedRange: FrameRateRange? { cadence.requestedRange }
 
     /// Whether the window is hidden or minimized, as the host learns from the window system
     /// (SDLHost sets it from SDL's window events): `false` unless told.
@@ -306,6 +306,8 @@ public final class PresentSource: FrameSource {
 
     /// What ends the current wait and gives the next frame its timestamp.
     var boundary = _FrameBoundary.presentEnd
+    /// The rule that paced the frame after the last present (see ``_FrameRule``).
+    var frameRule = _FrameRule.deadline
     /// When the present before the last one started (`nil` before the second present): on a
     /// variable-refresh display paced by deadline, when its frame was shown (the display shows a
     /// frame as it comes; the frame's timestamp, a deadline, says nothing of that).
@@ -362,10 +364,19 @@ public final class PresentSource: FrameSource {
     /// wait: none after a present that blocked until its vsync, a sleep to the grid's next vsync
     /// after one that did not, a deadline in deadline mode.
     @_spi(FrameSourceImplementation) public func nextFrameWait() -> FrameWait {
-        if isWindowHidden {
-            // Nothing is shown: a present's return says nothing (X11's returns at once, Wayland's
-            // may wait for frame callbacks that never come), nothing is dropped, and frames keep
-            // the display's rate and phase on the deadline grid.
+        let present = isWindowHidden ? nil : measurePresent()
+        let rule = _FrameRule.choose(
+            _FrameRule.Facts(
+                windowHidden: isWindowHidden, lateOnVariableRefresh: present?.lateOnVariableRefresh ?? false,
+                automatic: pacing == .automatic, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
+                phaseProbeRuns: machine.phaseProbe != nil, mode: mode, blocked: present?.blocked ?? false,
+                keepsNoPhase: tracker.keepsNoPhase, vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay,
+                isProbing: isProbing,
+                returnedPastDeadline: lastTimestamp.map { presentEnd >= $0 + deadline.refreshRate.periodNanoseconds }
+                    ?? false))
+        frameRule = rule
+        guard let present else {
+            // Hidden: no drop (nothing was to be shown), no measurement, the deadline grid.
             chainFill.forget()
             backToBack.stop()
             tracker.knownDrops = 0
@@ -373,6 +384,25 @@ public final class PresentSource: FrameSource {
             tracker.knownShownTime = nil
             return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
+        return wait(following: rule, after: present)
+    }
+
+    /// What the last present showed, measured at the boundary after it.
+    struct MeasuredPresent {
+        /// Whether it blocked.
+        var blocked: Bool
+        /// Whether its return fitted the vsync grid.
+        var fits: Bool
+        /// Whether its frame came late on a variable-refresh display.
+        var lateOnVariableRefresh: Bool
+        /// When the frame before it was shown, if known.
+        var previousShownTime: Int64?
+    }
+
+    /// Takes in what the last present showed: whether it blocked, what that says of the swap
+    /// chain and the back-to-back frames, and what it (or presentation feedback) tells the vsync
+    /// tracker.
+    func measurePresent() -> MeasuredPresent {
         presentDurations.append(lastPresentDuration)
         // A present blocked when it took a good part of a period, or, once a grid is fitted, when
         // it returned on the vsync after its call (called just before one, it waits a moment:
@@ -413,16 +443,28 @@ public final class PresentSource: FrameSource {
         callWasPaced = false
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
+        return MeasuredPresent(
+            blocked: blocked, fits: fits, lateOnVariableRefresh: lateOnVariableRefresh,
+            previousShownTime: previousShownTime)
+    }
 
-        if lateOnVariableRefresh, let display = variableRefreshRange, let lastTimestamp {
-            // The display waited for the frame: it was not dropped unless the display refreshed on
-            // its own meanwhile (its slowest rate ran out). The next frame starts at once, and the
-            // display's refreshes take the late frame's phase.
+    /// Carries out `rule` (see ``_FrameRule``) for the frame after `present`: the wait, what ends
+    /// it, and the drops and shown time known at this boundary.
+    func wait(following rule: _FrameRule, after present: MeasuredPresent) -> FrameWait {
+        // The drops of a frame paced by deadline below a variable-refresh display's maximum (`nil`
+        // elsewhere: the interval counts them).
+        let dropsIfShownAsPresented = dropsShownAsPresented(
+            lastShown: present.previousShownTime ?? previousPresentStart)
+        switch rule {
+        case .hiddenWindow:
+            preconditionFailure("a hidden window's frames are paced before any present is measured")
+        case .lateOnVariableRefresh:
+            guard let display = variableRefreshRange, let lastTimestamp else { return .none }
             tracker.forgetPosition()
             tracker.grid.restartPhase()
             let shown = _VariableRefreshModel.showing(
                 presentedAt: presentStart,
-                lastShown: previousShownTime
+                lastShown: present.previousShownTime
                     ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
                 refresh: display)
             tracker.knownDrops = shown.drops
@@ -433,20 +475,12 @@ public final class PresentSource: FrameSource {
             // after), or at the present's return if the frame still waits to be shown.
             boundary = .restartingDeadline(at: min(shown.time, presentEnd))
             return .none
-        }
-        // The drops of a frame paced by deadline below a variable-refresh display's maximum (`nil`
-        // elsewhere: the interval counts them).
-        let dropsIfShownAsPresented = dropsShownAsPresented(lastShown: previousShownTime ?? previousPresentStart)
-        if pacesRequestedRateDirectly && pacing == .automatic {
-            // A requested rate on a variable-refresh display: the deadline grid paces it, and the
-            // display shows each frame as it comes.
+        case .requestedRateOnVariableRefresh:
             if showsFramesWhenPresented { tracker.knownShownTime = presentEnd }
             tracker.knownDrops = dropsIfShownAsPresented
             return pacedByDeadline(framesAfterLast: Int64(presentInterval))
-        }
-        if machine.phaseProbe != nil, pacing == .automatic, mode == .deadline {
-            // The phase probe: paced by deadline, off the grid; returns that do not fit are noted.
-            machine.phaseProbeFrame(blocked: blocked) {
+        case .phaseProbe:
+            machine.phaseProbeFrame(blocked: present.blocked) {
                 // How far from the grid's vsync the present returned (a return just before one,
                 // within the line's error, counts as on it).
                 let number = tracker.grid.number(atOrBefore: presentEnd + _VsyncGrid.earlyTolerance)
@@ -454,39 +488,26 @@ public final class PresentSource: FrameSource {
             }
             tracker.knownDrops = dropsIfShownAsPresented
             return pacedByDeadline(framesAfterLast: 1)
-        }
-        switch mode {
         case .unpaced:
             tracker.forgetPosition()
             boundary = .presentEnd
             return .none
-        case .vsync:
-            // One slow return (a long tail of the delay) is a stray for the fit, but its frame is
-            // still on the grid: timed by the vsync before it, not by the raw return.
-            let slowOnGrid = tracker.isSlowReturnOnGrid(presentEnd: presentEnd, blocked: blocked, fits: fits)
-            return vsyncWait(blocked: blocked, fits: fits || slowOnGrid, locksDeadline: false)
+        case .backToBack:
+            boundary = .presentEnd
+            return .none
+        case .followVsync:
+            let slowOnGrid = tracker.isSlowReturnOnGrid(
+                presentEnd: presentEnd, blocked: present.blocked, fits: present.fits)
+            return vsyncWait(blocked: present.blocked, fits: present.fits || slowOnGrid, locksDeadline: false)
+        case .measuringBlockingPresent:
+            return vsyncWait(blocked: present.blocked, fits: present.fits, locksDeadline: true)
+        case .heldPastDeadline:
+            tracker.forgetPosition()
+            boundary = .restartingDeadline(at: presentEnd)
+            return .none
         case .deadline:
-            if pacing == .automatic && blocked && !tracker.keepsNoPhase && !vsyncIsFasterThanDisplay {
-                // Still measuring: a present that blocks paces the frames itself.
-                return vsyncWait(blocked: blocked, fits: fits, locksDeadline: true)
-            } else if pacing == .automatic && isProbing {
-                // The first frames go back to back: a swap chain with room for queued frames fills,
-                // and a present that blocks shows itself; paced by deadline, it never would.
-                boundary = .presentEnd
-                return .none
-            } else if blocked && (vsyncIsFasterThanDisplay || tracker.keepsNoPhase), let lastTimestamp,
-                presentEnd >= lastTimestamp + deadline.refreshRate.periodNanoseconds
-            {
-                // An emulated vsync's present held the frame past its deadline: the frame starts
-                // now and the grid restarts from it (a cap, not a grid the emulation cannot keep),
-                // rather than waiting for the next grid point and dropping a frame that was not late.
-                tracker.forgetPosition()
-                boundary = .restartingDeadline(at: presentEnd)
-                return .none
-            } else {
-                tracker.knownDrops = dropsIfShownAsPresented
-                return pacedByDeadline(framesAfterLast: Int64(presentInterval))
-            }
+            tracker.knownDrops = dropsIfShownAsPresented
+            return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
     }
 
