@@ -497,7 +497,7 @@ public final class PresentSource: FrameSource {
             return .none
         case .followVsync:
             let slowOnGrid = tracker.isSlowReturnOnGrid(
-                presentEnd: presentEnd, blocked: present.blocked, fits: present.fits)
+                presentStart: presentStart, presentEnd: presentEnd, blocked: present.blocked, fits: present.fits)
             return vsyncWait(blocked: present.blocked, fits: present.fits || slowOnGrid, locksDeadline: false)
         case .measuringBlockingPresent:
             return vsyncWait(blocked: present.blocked, fits: present.fits, locksDeadline: true)

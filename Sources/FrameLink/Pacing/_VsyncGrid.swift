@@ -296,14 +296,23 @@ struct _VsyncGrid {
         return delay >= -early && delay <= allowed && fittedTime(ofNumber: number) > call
     }
 
-    /// Whether a return the grid did not take (later than any delay it allows) still came less than
-    /// ``latestNumberableDelayFraction`` of a period after a vsync of the line: a slow return (a
-    /// long tail of the compositor's delay) whose vsync is still the one before it, not a return
-    /// from another display (which comes early for the line, or anywhere).
-    func isSlowReturnOnTheLine(_ time: Int64) -> Bool {
+    /// Whether a return the grid did not take (later than any delay it allows) is still the return
+    /// of a present released by the vsync of the line before it: a slow return (a long tail of the
+    /// compositor's delay), not a return from another display (which comes early for the line, or
+    /// anywhere). It is when it came less than ``latestNumberableDelayFraction`` of a period after
+    /// that vsync, or later but before the second vsync after the present's call:
+    /// **a blocked present's vsync is the first after its call** (a full chain frees a buffer at
+    /// every refresh, so a present that blocked was released by the first vsync after it was
+    /// called, however late it then returned). A return more than half a period late, which the
+    /// line's numbering alone cannot place, took the frame off the grid and its raw return made an
+    /// interval of 1.5 periods a drop.
+    func isSlowReturnOnTheLine(calledAt call: Int64, returnedAt time: Int64) -> Bool {
         guard hasGrid else { return false }
         let delay = time - self.time(ofNumber: number(atOrBefore: time))
-        return Double(delay) < period * Self.latestNumberableDelayFraction
+        if Double(delay) < period * Self.latestNumberableDelayFraction { return true }
+        // (Numbered as the wait after it numbers it, with the early tolerance: a return just before
+        // the second vsync after the call is that vsync's.)
+        return number(atOrBefore: time + Self.earlyTolerance) == number(atOrBefore: call) + 1
     }
 
     /// Offers the time a blocking present returned. Returns whether it fits the grid (false while
@@ -505,7 +514,14 @@ struct _VsyncGrid {
             }
             hull.append(index)
         }
-        let middle = (x(0) + x(count - 1)) / 2
+        // The edge spanning the returns' mean number: the line below every return that is highest
+        // there leaves the least total delay above it (Σ delays = n × (mean time − line at the mean
+        // number)), so it rests on all the returns, however their numbers are spread. (The middle of
+        // the numbers' range lay in the gap of a hidden window when two returns from before it were
+        // still in the window, and those two alone then tilted the line by hundreds of µs.)
+        var numberSum = 0.0
+        for index in 0..<count { numberSum += x(index) }
+        let middle = numberSum / Double(count)
         var edge = 0
         while edge + 2 < hull.count && x(hull[edge + 1]) <= middle { edge += 1 }
         let a = hull[edge]

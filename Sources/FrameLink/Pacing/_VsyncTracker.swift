@@ -106,9 +106,10 @@ struct _VsyncTracker {
 
     /// Whether a blocking return that did not fit the grid is still on it: one slow return (a long
     /// tail of the delay) is a stray for the fit, but while frames follow the grid its frame is
-    /// timed by the vsync before it, not by the raw return.
-    func isSlowReturnOnGrid(presentEnd: Int64, blocked: Bool, fits: Bool) -> Bool {
-        blocked && !fits && followsGrid && grid.isSlowReturnOnTheLine(presentEnd)
+    /// timed by the vsync that released it, not by the raw return
+    /// (`_VsyncGrid.isSlowReturnOnTheLine(calledAt:returnedAt:)`).
+    func isSlowReturnOnGrid(presentStart: Int64, presentEnd: Int64, blocked: Bool, fits: Bool) -> Bool {
+        blocked && !fits && followsGrid && grid.isSlowReturnOnTheLine(calledAt: presentStart, returnedAt: presentEnd)
     }
 
     /// The grid number of the last frame's timestamp when that was the return of a present that

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable @_spi(FrameSourceImplementation) import FrameLink
+
+/// The vsync grid's fit and numbering rules, each on returns built for it (virtual time, no lab).
+@Suite("Vsync grid: the fit rests on all returns, a blocked present's vsync is the first after its call")
+struct VsyncGridFitTests {
+    static let period: Int64 = 12_263_000
+    static let phase: Int64 = 4_100_000
+
+    /// The true time of vsync `number`.
+    static func vsync(_ number: Int64) -> Int64 { phase + number * period }
+
+    @Test(
+        "returns spread unevenly (two from before a long gap): the line is fitted at the returns' mean number",
+        arguments: 0..<16)
+    @MainActor
+    func unevenlySpreadReturns(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed) &* 104_729 &+ 3)
+        var grid = _VsyncGrid(nominalPeriod: Self.period)
+        func delay() -> Int64 {
+            let unit = Double(random.next() >> 11) / Double(1 << 53)
+            return Int64(-300_000 * log(max(1e-12, 1 - unit)))
+        }
+        // Returns up to vsync 99, none for 900 vsyncs (a hidden window), then returns from vsync
+        // 1000 on until the window holds only two from before the gap: vsyncs 98 and 99.
+        for number in 0..<Int64(98) { grid.add(returnTime: Self.vsync(number) + delay()) }
+        grid.add(returnTime: Self.vsync(98) + 250_000)
+        grid.add(returnTime: Self.vsync(99) + 550_000)
+        let first: Int64 = 1_000
+        let last = first + Int64(_VsyncGrid.capacity) - 3
+        for number in first...last { grid.add(returnTime: Self.vsync(number) + delay()) }
+        // (The middle of the numbers' range lies in the gap: the edge spanning it ran from one of
+        // the two old returns to a low one just after the gap, and their delays alone set the
+        // period: carried over the returns after the gap, it was off by more than 100 µs.)
+        #expect(grid.relocks == 0, "the returns after the gap fitted the line before it")
+        let drift = abs(grid.period - Double(Self.period)) * Double(last - first)
+        #expect(drift <= Double(_VsyncTracker.vsyncPrecision), "the period drifts \(drift) ns over the returns")
+    }
+
+    /// A grid fitted to 96 returns late by at most 0.1 ms, vsyncs 0 to 95.
+    static func fittedGrid() -> _VsyncGrid {
+        var grid = _VsyncGrid(nominalPeriod: period)
+        for number in 0..<Int64(96) { grid.add(returnTime: vsync(number) + (number * 37 % 100) * 1_000) }
+        return grid
+    }
+
+    @Test("a return later than half a period is its vsync's when that vsync is the first after the call")
+    func slowReturnAfterOneVsyncSinceTheCall() {
+        let grid = Self.fittedGrid()
+        // Called 2 ms after vsync 100, released by vsync 101, returned 7 ms after it (past half a
+        // period, which the numbering alone cannot place).
+        let call = Self.vsync(100) + 2_000_000
+        let late = Self.vsync(101) + 7_000_000
+        #expect(grid.isSlowReturnOnTheLine(calledAt: call, returnedAt: late))
+        // Within half a period: on the line, as before.
+        #expect(grid.isSlowReturnOnTheLine(calledAt: call, returnedAt: Self.vsync(101) + 1_000_000))
+    }
+
+    @Test("a return past half a period with two vsyncs since the call, or at the second, is not placed")
+    func slowReturnAfterTwoVsyncsSinceTheCall() {
+        let grid = Self.fittedGrid()
+        // Called before vsync 100: vsyncs 100 and 101 both came before the return.
+        let early = Self.vsync(99) + 11_000_000
+        #expect(!grid.isSlowReturnOnTheLine(calledAt: early, returnedAt: Self.vsync(101) + 7_000_000))
+        // A return within the early tolerance of the second vsync after the call is numbered by it.
+        let call = Self.vsync(100) + 2_000_000
+        #expect(
+            !grid.isSlowReturnOnTheLine(
+                calledAt: call, returnedAt: Self.vsync(102) - _VsyncGrid.earlyTolerance / 2))
+    }
+}
