@@ -272,4 +272,21 @@ struct VsyncTrackerTests {
         }
         #expect(fixed.grid.hasGrid)
     }
+
+    @Test(
+        "the return before the last is kept when that present blocked, and forgotten when it did not or after an idle wait"
+    )
+    func returnBeforeLast() {
+        var tracker = _VsyncTracker(nominalPeriod: Self.period)
+        tracker.noteReturn(blockedUntil: 1_000)
+        #expect(tracker.blockingReturnBeforeLast == nil)
+        tracker.noteReturn(blockedUntil: nil)
+        #expect(tracker.blockingReturnBeforeLast == 1_000)
+        tracker.noteReturn(blockedUntil: 3_000)
+        #expect(tracker.blockingReturnBeforeLast == nil, "the present before did not block")
+        tracker.noteReturn(blockedUntil: 4_000)
+        #expect(tracker.blockingReturnBeforeLast == 3_000)
+        tracker.forgetReturns()
+        #expect(tracker.blockingReturnBeforeLast == nil)
+    }
 }

@@ -139,3 +139,21 @@ struct PacingSweepTests {
         #expect(verdict.failures[.drops] == nil, "\(scenario): \(verdict.failures)")
     }
 }
+
+/// Sweep scenarios that failed once, kept as regressions of the general rule that fixed them.
+@Suite("make sweep: regressions")
+struct PacingSweepRegressionTests {
+    @MainActor
+    @Test(
+        "a frame coming onto the grid after deadline-paced frames whose presents blocked counts the refresh it missed",
+        arguments: [(seed: UInt64(1), index: 308), (seed: 2, index: 965)])
+    func comingOntoTheGridCountsTheMissedRefresh(seed: UInt64, index: Int) {
+        // Two buffers, frame costs hovering about a period: the source paced by deadline, then came
+        // onto the grid with a frame that had really missed a refresh. The previous timestamp was
+        // a deadline, but the previous present blocked: the vsync that released it placed its
+        // frame, and the missed refresh is a drop.
+        let scenario = SweepScenario(seed: seed, index: index)
+        let verdict = SweepVerdict(SweepRun(scenario))
+        #expect(verdict.failures[.drops] == nil, "\(scenario): \(verdict.failures)")
+    }
+}

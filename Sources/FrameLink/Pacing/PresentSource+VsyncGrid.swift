@@ -106,13 +106,18 @@ extension PresentSource {
     }
 
     /// The frame's timestamp while frames follow the grid: vsync `number` (present was called in
-    /// vsync `called`'s interval), placed by the swap-chain model.
+    /// vsync `called`'s interval), placed by the swap-chain model. Coming onto the grid, the
+    /// frame before is placed by the vsync that released its present, if it blocked: the last
+    /// timestamp's when that was a blocking return, else the present's own return's (frames paced
+    /// by deadline whose presents blocked: a refresh the next frame missed is a drop).
     func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
         tracker.placeFrame(
             called: called, number: number, blocked: blocked, frame: presentCount,
             interval: Int64(presentInterval), chainDepth: chainDepth,
             lastBlockingReturn: tracker.blockingReturnNumber(
-                lastTimestamp: lastTimestamp, wasBlockingReturn: lastTimestampWasBlockingReturn),
+                lastTimestamp: lastTimestamp, wasBlockingReturn: lastTimestampWasBlockingReturn)
+                ?? tracker.blockingReturnNumber(
+                    lastTimestamp: tracker.blockingReturnBeforeLast, wasBlockingReturn: true),
             variableRefresh: variableRefreshRange)
     }
 

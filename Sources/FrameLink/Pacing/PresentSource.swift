@@ -377,6 +377,7 @@ public final class PresentSource: FrameSource {
         frameRule = rule
         guard let present else {
             // Hidden: no drop (nothing was to be shown), no measurement, the deadline grid.
+            tracker.noteReturn(blockedUntil: nil)
             chainFill.forget()
             backToBack.stop()
             tracker.knownDrops = 0
@@ -440,6 +441,7 @@ public final class PresentSource: FrameSource {
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
         if blocked { tracker.noteBlockingPresent(callWasPaced: callWasPaced) }
+        tracker.noteReturn(blockedUntil: blocked ? presentEnd : nil)
         callWasPaced = false
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
@@ -549,6 +551,7 @@ public final class PresentSource: FrameSource {
             deadline.noteIdleEnded(at: woke)
             lastTimestamp = nil
             lastTimestampWasBlockingReturn = false
+            tracker.forgetReturns()
             backToBack.forgetCosts()
             tracker.forgetPosition()
             tracker.knownDrops = nil

@@ -126,10 +126,11 @@ struct _SwapChainModel {
     }
 
     /// The drops of the first frame on the grid, at vsync `number`, after frames timed otherwise:
-    /// counted in refreshes from the last frame's vsync `previous` when that frame's timestamp was
-    /// the return of a present that blocked (as when a game that starts with slow frames shows
-    /// each on every 3rd vsync: both presents found the chain full, so its depth cancels out);
-    /// none after any other timestamp, whose interval to the vsync says nothing about the display.
+    /// counted in refreshes from vsync `previous`, the one that released the present before
+    /// (as when a game that starts with slow frames shows each on every 3rd vsync, or frames paced
+    /// by deadline whose presents still blocked: both presents found the chain full, so its depth
+    /// cancels out); none when that present did not block, since a deadline's interval to the
+    /// vsync says nothing about the display.
     static func dropsComingOntoGrid(at number: Int64, after previous: Int64?, interval: Int64) -> Int {
         guard let previous, previous < number else { return 0 }
         return drops(missedRefreshes: number - previous - interval, interval: interval)

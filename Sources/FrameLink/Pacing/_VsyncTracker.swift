@@ -64,6 +64,12 @@ struct _VsyncTracker {
     /// timed its call.
     private var pacedReturns = _FlagWindow(capacity: _VsyncGrid.stabilityWindow)
 
+    /// When the last present returned, if it blocked (`nil` if it did not, or was not measured).
+    private var lastBlockingReturn: Int64?
+    /// When the present before it returned, if it blocked: the vsync that released it is where its
+    /// frame went, which places the frame after it when frames come onto the grid.
+    private(set) var blockingReturnBeforeLast: Int64?
+
     /// The refreshes the display missed before the frame presented at the last boundary, where
     /// known (the swap-chain model's, a variable-refresh display's, a hidden window's none).
     var knownDrops: Int?
@@ -131,6 +137,19 @@ struct _VsyncTracker {
     /// variable-refresh display): the next frame on it starts the swap-chain model afresh.
     mutating func forgetPosition() {
         swapChain.forget()
+    }
+
+    /// Notes when the last present returned (`end`) if it blocked, `nil` if it did not or nothing
+    /// was measured (a hidden window, an idle wait): the one before it moves back.
+    mutating func noteReturn(blockedUntil end: Int64?) {
+        blockingReturnBeforeLast = lastBlockingReturn
+        lastBlockingReturn = end
+    }
+
+    /// Forgets when presents returned (after an idle wait, frames start afresh).
+    mutating func forgetReturns() {
+        lastBlockingReturn = nil
+        blockingReturnBeforeLast = nil
     }
 
     /// Notes a present that blocked, and whether the source chose when it was called (after a
