@@ -115,6 +115,11 @@ public final class DeadlineSource: FrameSource {
         return reached
     }
 
+    /// A frame later than its grid point by less than a period divided by this is taken now, on
+    /// the grid: a quarter (a late frame rather than a dropped one; later than that, waiting for
+    /// the next point shows the frame sooner than it would queue behind the late one).
+    static let lateFrameFraction: Int64 = 4
+
     /// The wait until the grid point `frames` after the last frame (or the first one still in the
     /// future, if that has passed); no wait for a frame less than a quarter period late.
     func deadlineWait(framesAfterLast frames: Int64) -> FrameWait {
@@ -124,7 +129,7 @@ public final class DeadlineSource: FrameSource {
         if current > planned {
             // Late. A little late (under a quarter period): take the frame now and keep the grid, a
             // late frame rather than a dropped one. Later than that: the next grid point.
-            if current - planned < refreshRate.periodNanoseconds / 4 {
+            if current - planned < refreshRate.periodNanoseconds / Self.lateFrameFraction {
                 lastFrameIndex = index
                 return .none
             }

@@ -80,7 +80,7 @@ public final class PresentSource: FrameSource {
     }
 
     /// The presents whose durations the reasons quote the median of: 16.
-    static let presentDurationsWindow = 16
+    nonisolated static let presentDurationsWindow = 16
 
     /// The buffers of double buffering (a front and a back buffer): a chain's depth is what it has
     /// beyond them.

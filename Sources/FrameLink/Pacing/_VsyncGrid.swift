@@ -454,6 +454,11 @@ struct _VsyncGrid {
         return a
     }
 
+    /// A median interval stands for k vsyncs when it is within k nominal periods divided by this:
+    /// 2 % (a display's rate is reported within about 1 Hz of the truth: 59.94 Hz as 59 is 1.6 %
+    /// off; a 30 Hz mode reported as 60 is 100 % off, and is not a multiple).
+    static let multipleToleranceDivisor: Int64 = 50
+
     /// The interval between vsyncs that a median interval between returns stands for: the median
     /// itself, or a k-th of it when it is within 2 % of k nominal periods and the source's pacing
     /// explains k vsyncs between returns (k from 2 to `largestMultiple`). Frames that take longer
@@ -469,7 +474,7 @@ struct _VsyncGrid {
         let multiple = (Double(median) / Double(nominalPeriod)).rounded()
         guard multiple >= 2, multiple <= Double(largestMultiple) else { return median }
         let k = Int64(multiple)
-        guard abs(median - k * nominalPeriod) * 50 <= k * nominalPeriod else { return median }
+        guard abs(median - k * nominalPeriod) * multipleToleranceDivisor <= k * nominalPeriod else { return median }
         return median / k
     }
 
