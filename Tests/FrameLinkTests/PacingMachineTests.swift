@@ -15,7 +15,8 @@ struct PacingMachineTests {
             gridPeriod: Double(period), gridIsStable: true, gridRelocks: 0, lastReturnFits: true,
             receivesFeedback: false, returnsWerePaced: false, returnsFollowFrames: false,
             vsyncIsFasterThanDisplay: false, fasterVerdictDoubted: false, presentsReturnAtOnceIntoFullChain: false,
-            isProbing: false, mayMeasureAgain: false, pacesRequestedRateDirectly: false)
+            isProbing: false, mayMeasureAgain: false, pacesRequestedRateDirectly: false, keepsNoPhase: false,
+            gridIsUsable: true, presentWindowIsFull: true)
     }
 
     /// Evidence of presents that return at once (tens of microseconds), with no grid.
@@ -214,5 +215,33 @@ struct PacingMachineTests {
         machine.pacingRequested(.automatic)
         machine.rangeNoLongerPacedDirectly()
         #expect(machine.state == Self.measuring)
+    }
+
+    @Test(
+        "decided: vsync once the grid is usable; deadline once a full window says present does not block or is no vsync; never while probing"
+    )
+    func decided() {
+        var vsync = _PacingMachine(state: PacingState(mode: .vsync, reason: .requested))
+        var evidence = Self.vsyncEvidence()
+        #expect(vsync.hasDecided(evidence))
+        evidence.gridIsUsable = false
+        #expect(!vsync.hasDecided(evidence), "a grid re-locking: frames must not move yet")
+        _ = vsync.frameBegan(Self.vsyncEvidence())
+
+        let measuring = _PacingMachine(state: Self.measuring)
+        #expect(!measuring.hasDecided(Self.vsyncEvidence()), "presents block: still measuring")
+        var atOnce = Self.returnsAtOnceEvidence()
+        #expect(measuring.hasDecided(atOnce), "a full window of presents that return at once")
+        atOnce.presentWindowIsFull = false
+        #expect(!measuring.hasDecided(atOnce), "a window not yet full")
+        atOnce.presentWindowIsFull = true
+        atOnce.isProbing = true
+        #expect(!measuring.hasDecided(atOnce), "frames still back to back")
+        for emulated in [\_PacingMachine.Evidence.keepsNoPhase, \.vsyncIsFasterThanDisplay, \.returnsFollowFrames] {
+            var blocking = Self.vsyncEvidence()
+            blocking[keyPath: emulated] = true
+            #expect(measuring.hasDecided(blocking), "a blocking present found not to be the vsync")
+        }
+        #expect(_PacingMachine(state: PacingState(mode: .unpaced, reason: .requested)).hasDecided(atOnce))
     }
 }

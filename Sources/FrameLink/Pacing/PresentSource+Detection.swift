@@ -34,9 +34,9 @@ extension PresentSource {
         _VsyncRateVerdict.fastestPlausiblePeriod(reported: displayRefreshRate)
     }
 
-    /// Lets the pacing machine decide from what is measured, and does what it says.
-    func detect() {
-        let evidence = _PacingMachine.Evidence(
+    /// What the source has measured, for the pacing machine.
+    var evidence: _PacingMachine.Evidence {
+        _PacingMachine.Evidence(
             presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
             displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
             gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
@@ -44,7 +44,13 @@ extension PresentSource {
             returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
             vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: tracker.rateVerdict.isDoubted,
             presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
-            mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
+            mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
+            keepsNoPhase: tracker.keepsNoPhase, gridIsUsable: tracker.grid.isUsable,
+            presentWindowIsFull: presentDurations.count == presentDurations.capacity)
+    }
+
+    /// Lets the pacing machine decide from what is measured, and does what it says.
+    func detect() {
         let before = mode
         let action = machine.frameBegan(evidence)
         if mode != before { modeDidChange(from: before) }
@@ -101,21 +107,7 @@ extension PresentSource {
     /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
     /// has decided to pace by deadline; always under forced pacing.
     @_spi(FrameSourceImplementation) public var acceptsLateFrames: Bool {
-        guard pacing == .automatic else { return true }
-        switch mode {
-        case .vsync: return tracker.grid.isUsable
-        case .deadline:
-            // Decided: present does not block (a quarter period or more, in the median), or it was
-            // found not to be the display's vsync. Until then the source is still measuring.
-            guard machine.phaseProbe == nil, !isProbing, presentDurations.count == presentDurations.capacity else {
-                return false
-            }
-            return presentDurations.median * _PacingMachine.blockingMedianFraction
-                < displayRefreshRate.periodNanoseconds
-                || tracker.keepsNoPhase
-                || vsyncIsFasterThanDisplay || tracker.returnsFollowFrames
-        case .unpaced: return true
-        }
+        pacing != .automatic || machine.hasDecided(evidence)
     }
 
     /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the

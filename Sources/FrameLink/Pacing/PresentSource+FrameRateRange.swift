@@ -143,7 +143,8 @@ extension PresentSource {
 
     /// Logs what the automatic frame rate did (`back` says why it went back to the full rate).
     func apply(
-        _ action: _AutoFrameRate.Action, back: String = "the frame cost is under \(_AutoFrameRate.restoringPercent) % of the budget"
+        _ action: _AutoFrameRate.Action,
+        back: String = "the frame cost is under \(_AutoFrameRate.restoringPercent) % of the budget"
     ) {
         switch action {
         case .none:

@@ -79,6 +79,13 @@ struct _PacingMachine {
         var mayMeasureAgain: Bool
         /// Whether a requested rate is paced directly on a variable-refresh display.
         var pacesRequestedRateDirectly: Bool
+        /// Whether the returns of blocking presents were found to keep no phase (an emulated
+        /// vsync) and were not judged phase-stable since.
+        var keepsNoPhase: Bool
+        /// Whether the grid is usable (fitted and not found unstable).
+        var gridIsUsable: Bool
+        /// Whether the window of present durations whose median is read is full.
+        var presentWindowIsFull: Bool
 
         /// Whether presents block for a good part of a period, in the median.
         var presentsBlock: Bool {
@@ -104,6 +111,25 @@ struct _PacingMachine {
     }
 
     // MARK: Events
+
+    /// Whether the mode is decided, so frames may begin late (``FrameLoop/minimizesInputLatency``)
+    /// without disturbing what is measured: in vsync mode once the grid is usable; in deadline
+    /// mode once no probe runs, the first frames no longer go back to back, a full window of
+    /// presents was timed, and they were found not to block (in the median) or not to be the
+    /// display's vsync (no phase, faster than the display, returns that follow the frames); always
+    /// with pacing off.
+    func hasDecided(_ evidence: Evidence) -> Bool {
+        switch state.mode {
+        case .vsync:
+            return evidence.gridIsUsable
+        case .deadline:
+            guard phaseProbe == nil, !evidence.isProbing, evidence.presentWindowIsFull else { return false }
+            return !evidence.presentsBlock || evidence.keepsNoPhase || evidence.vsyncIsFasterThanDisplay
+                || evidence.returnsFollowFrames
+        case .unpaced:
+            return true
+        }
+    }
 
     /// The start of a frame, with what is measured: decides the mode.
     mutating func frameBegan(_ evidence: Evidence) -> Action {
