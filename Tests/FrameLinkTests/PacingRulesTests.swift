@@ -154,13 +154,18 @@ struct PacingRulesTests {
         let fastest = refresh.upperBound.periodNanoseconds
         #expect(
             !_VariableRefreshModel.isLate(
-                presentStart: fastest - 1, lastTimestamp: 0, pacedPeriod: 0, interval: 1, refresh: refresh))
+                presentStart: fastest - 1, lastFrame: 0, pacedPeriod: 0, interval: 1, refresh: refresh))
         #expect(
             _VariableRefreshModel.isLate(
-                presentStart: fastest, lastTimestamp: 0, pacedPeriod: 0, interval: 1, refresh: refresh))
+                presentStart: fastest, lastFrame: 0, pacedPeriod: 0, interval: 1, refresh: refresh))
         #expect(
             !_VariableRefreshModel.isLate(
-                presentStart: Self.period, lastTimestamp: 0, pacedPeriod: Self.period, interval: 2, refresh: refresh))
+                presentStart: Self.period, lastFrame: 0, pacedPeriod: Self.period, interval: 2, refresh: refresh))
+        // A frame queued ahead, shown a vsync after the last timestamp: the present is not late
+        // until a paced period after that.
+        #expect(
+            !_VariableRefreshModel.isLate(
+                presentStart: fastest * 3 / 2, lastFrame: fastest, pacedPeriod: 0, interval: 1, refresh: refresh))
     }
 
     @Test(

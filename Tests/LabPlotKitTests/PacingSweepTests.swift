@@ -156,4 +156,17 @@ struct PacingSweepRegressionTests {
         let verdict = SweepVerdict(SweepRun(scenario))
         #expect(verdict.failures[.drops] == nil, "\(scenario): \(verdict.failures)")
     }
+
+    @MainActor
+    @Test(
+        "a present after its vsync on a variable-refresh display, with a frame queued ahead of it, is not late for the display",
+        arguments: [(seed: UInt64(1), index: 888), (seed: 1, index: 812), (seed: 2, index: 210), (seed: 2, index: 259)])
+    func queuedFrameCoversALatePresent(seed: UInt64, index: Int) {
+        // Three buffers: the frame before is still to be shown when this one is presented after
+        // its own timestamp's next vsync. Taken for a late frame, it restarted the frames' phase at
+        // its return and the next frame came back onto the old grid less than a period later.
+        let scenario = SweepScenario(seed: seed, index: index)
+        let verdict = SweepVerdict(SweepRun(scenario))
+        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+    }
 }

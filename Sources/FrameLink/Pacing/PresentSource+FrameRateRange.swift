@@ -36,13 +36,15 @@ extension PresentSource {
 
     /// Whether the frame just presented on a variable-refresh display (``variableRefreshRange``)
     /// came late (``_VariableRefreshModel``), while pacing is automatic and no phase probe runs:
-    /// the display shows it when it is presented, and it is not a drop.
-    var isLateOnVariableRefresh: Bool {
+    /// the display shows it when it is presented, and it is not a drop. Late after the last
+    /// frame's timestamp, or after `previousShownTime` (when the frame before it is shown, if
+    /// known) when that is later: a frame queued ahead covers it.
+    func isLateOnVariableRefresh(previousShownTime: Int64?) -> Bool {
         guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
             let lastTimestamp
         else { return false }
         return _VariableRefreshModel.isLate(
-            presentStart: presentStart, lastTimestamp: lastTimestamp,
+            presentStart: presentStart, lastFrame: max(lastTimestamp, previousShownTime ?? lastTimestamp),
             pacedPeriod: pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod,
             interval: Int64(presentInterval), refresh: display)
     }

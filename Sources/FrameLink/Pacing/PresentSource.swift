@@ -428,7 +428,7 @@ public final class PresentSource: FrameSource {
         // A frame late for a variable-refresh display's fastest refresh is shown when it is
         // presented (or as soon as a refresh the display made on its own allows): its return says
         // nothing about a vsync grid.
-        let lateOnVariableRefresh = isLateOnVariableRefresh
+        let lateOnVariableRefresh = isLateOnVariableRefresh(previousShownTime: previousShownTime)
         // (Read only by a fit from scratch.)
         if !tracker.grid.hasGrid { tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple }
         let relocks = tracker.grid.relocks

@@ -19,15 +19,22 @@ enum _VariableRefreshModel {
     }
 
     /// Whether a frame whose present was called at `presentStart` is late on a display refreshing
-    /// within `refresh`, the last frame's timestamp being `lastTimestamp`: later than the rate the
-    /// source paces at allows (`pacedPeriod`: the display's fastest refresh, or a cap, a requested
-    /// rate below it), times the frames per present (`interval`). The display then shows it when it
-    /// is presented, so the next frame starts at once rather than at a fixed grid's next deadline.
+    /// within `refresh`: later after `lastFrame` than the rate the source paces at allows
+    /// (`pacedPeriod`: the display's fastest refresh, or a cap, a requested rate below it), times
+    /// the frames per present (`interval`). The display then shows it when it is presented, so the
+    /// next frame starts at once rather than at a fixed grid's next deadline.
+    ///
+    /// `lastFrame` is the later of the last frame's timestamp and when the frame presented before
+    /// this one is shown: **a queued frame covers a late present**. In a chain of three buffers the
+    /// frame before is shown a vsync after its timestamp, so a present after that timestamp's next
+    /// vsync is not late while the frame ahead of it is still to be shown (taken for a late frame,
+    /// the frames restarted their phase at its return and the next came back onto the old grid
+    /// less than a period later: more frames than the display shows).
     static func isLate(
-        presentStart: Int64, lastTimestamp: Int64, pacedPeriod: Int64, interval: Int64, refresh: ClosedRange<FrameRate>
+        presentStart: Int64, lastFrame: Int64, pacedPeriod: Int64, interval: Int64, refresh: ClosedRange<FrameRate>
     ) -> Bool {
         let period = max(refresh.upperBound.periodNanoseconds, pacedPeriod) * interval
-        return presentStart >= lastTimestamp + period
+        return presentStart >= lastFrame + period
     }
 
     /// How soon after its present's call a frame must be shown for the display to have waited for
