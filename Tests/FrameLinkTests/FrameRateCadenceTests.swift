@@ -71,16 +71,15 @@ struct FrameRateCadenceTests {
         #expect(cadence.divisor(of: .hz60) == nil)
     }
 
-    @Test("a range is paced directly only on a variable-refresh display, under automatic or deadline pacing")
+    @Test("a rate asked for is paced directly only on a variable-refresh display, under automatic or deadline pacing")
     func pacedDirectly() {
-        var cadence = _FrameRateCadence()
-        #expect(!cadence.pacesDirectly(variableRefresh: Self.variable, pacing: .automatic), "no range")
-        _ = cadence.request(Self.thirty)
-        #expect(cadence.pacesDirectly(variableRefresh: Self.variable, pacing: .automatic))
-        #expect(cadence.pacesDirectly(variableRefresh: Self.variable, pacing: .deadline))
-        #expect(!cadence.pacesDirectly(variableRefresh: Self.variable, pacing: .vsync))
-        #expect(!cadence.pacesDirectly(variableRefresh: Self.variable, pacing: .unpaced))
-        #expect(!cadence.pacesDirectly(variableRefresh: nil, pacing: .automatic))
+        let cadence = _FrameRateCadence()
+        #expect(!cadence.pacesDirectly(rateAskedFor: false, variableRefresh: Self.variable, pacing: .automatic))
+        #expect(cadence.pacesDirectly(rateAskedFor: true, variableRefresh: Self.variable, pacing: .automatic))
+        #expect(cadence.pacesDirectly(rateAskedFor: true, variableRefresh: Self.variable, pacing: .deadline))
+        #expect(!cadence.pacesDirectly(rateAskedFor: true, variableRefresh: Self.variable, pacing: .vsync))
+        #expect(!cadence.pacesDirectly(rateAskedFor: true, variableRefresh: Self.variable, pacing: .unpaced))
+        #expect(!cadence.pacesDirectly(rateAskedFor: true, variableRefresh: nil, pacing: .automatic))
     }
 
     @Test(

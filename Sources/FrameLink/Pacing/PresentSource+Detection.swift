@@ -23,7 +23,7 @@ extension PresentSource {
         machine.pacingRequested(pacing)
         if mode != before { modeDidChange(from: before) }
         // Whether a range is paced directly depends on the pacing asked for.
-        if requestedRange != nil { applyRequestedRange() }
+        if requestedRange != nil || capsAtDisplayRefreshRate { applyRequestedRange() }
     }
 
     /// Whether the blocking presents measured so far come faster than the display allows.

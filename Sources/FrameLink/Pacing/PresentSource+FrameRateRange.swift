@@ -21,9 +21,24 @@ extension PresentSource {
     /// known; see `_FrameRateCadence.divisor(of:)`).
     var rangeInterval: Int { cadence.rangeInterval(of: vsyncRate, pacedDirectly: pacesRequestedRateDirectly) }
 
-    /// Whether frames are paced directly at a requested rate (`_FrameRateCadence.pacesDirectly`).
+    /// Whether frames are paced directly at a rate asked for (`_FrameRateCadence.pacesDirectly`):
+    /// ``directRange`` on a variable-refresh display.
     var pacesRequestedRateDirectly: Bool {
-        cadence.pacesDirectly(variableRefresh: variableRefreshRange, pacing: pacing)
+        cadence.pacesDirectly(rateAskedFor: directRange != nil, variableRefresh: variableRefreshRange, pacing: pacing)
+    }
+
+    /// The rate a variable-refresh display is paced at directly, as a range: the requested range,
+    /// or else a cap below the display's maximum (``capsAtDisplayRefreshRate``: a rate the game
+    /// asked the host for), exactly. **A cap on a variable-refresh display is a rate asked for**:
+    /// the display shows each frame as it is presented, so each present is held to its paced time
+    /// and frames are shown evenly at the cap (presented as their work ended, frames whose work
+    /// varies were shown unevenly, and one later than the display's slowest refresh after the
+    /// frame before made it show the old frame again).
+    var directRange: FrameRateRange? {
+        if let requestedRange { return requestedRange }
+        guard capsAtDisplayRefreshRate, let display = variableRefreshRange, displayRefreshRate < display.upperBound
+        else { return nil }
+        return FrameRateRange(exactly: displayRefreshRate)
     }
 
     /// Whether a requested rate below a variable-refresh display's maximum is paced directly (see
@@ -96,7 +111,7 @@ extension PresentSource {
     /// (see ``applyDeadlineRange()``).
     func applyRequestedRange() {
         cadence.chooseAgain()
-        if pacesRequestedRateDirectly, let range = requestedRange, let display = variableRefreshRange {
+        if pacesRequestedRateDirectly, let range = directRange, let display = variableRefreshRange {
             applyDeadlineRange()
             if pacing == .automatic {
                 let choice = deadline.frameRateChoice ?? range.choice(onVariableRefresh: display)

@@ -130,7 +130,7 @@ public final class PresentSource: FrameSource {
             if mode == .deadline && (!tracker.grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
             }
-            if requestedRange != nil { applyRequestedRange() }
+            if requestedRange != nil || capsAtDisplayRefreshRate { applyRequestedRange() }
         }
     }
 
@@ -144,8 +144,12 @@ public final class PresentSource: FrameSource {
     /// to it meanwhile, so an emulated vsync that throttles faster (Xvfb's 62.5 Hz) never shows
     /// more than 60 fps. Without one, holding frames would disturb a real display's swap chain, so
     /// they are not held. Either way, once measured, a vsync faster than the display's rate is
-    /// paced by deadline at that rate.
-    @_spi(FrameSourceImplementation) public var capsAtDisplayRefreshRate = false
+    /// paced by deadline at that rate. On a variable-refresh display (``variableRefreshRange``), a
+    /// cap below its maximum is a rate asked for, paced directly as a requested range is: each
+    /// present held to its paced time, so frames are shown evenly at the cap.
+    @_spi(FrameSourceImplementation) public var capsAtDisplayRefreshRate = false {
+        didSet { if capsAtDisplayRefreshRate != oldValue && variableRefreshRange != nil { applyRequestedRange() } }
+    }
 
     /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
     /// of blocking presents fit one.

@@ -36,11 +36,14 @@ struct _FrameRateCadence {
         chosenDivisor = nil
     }
 
-    /// Whether a requested range is paced directly: on a variable-refresh display
-    /// (`variableRefresh`), while pacing is automatic or deadline (forced vsync divides the
-    /// display's maximum instead; pacing off ignores ranges).
-    func pacesDirectly(variableRefresh: ClosedRange<FrameRate>?, pacing: PresentSource.Pacing) -> Bool {
-        requestedRange != nil && variableRefresh != nil && (pacing == .automatic || pacing == .deadline)
+    /// Whether a rate the game asked for (`rateAskedFor`: a requested range, or a cap below the
+    /// display's maximum) is paced directly: on a variable-refresh display (`variableRefresh`),
+    /// while pacing is automatic or deadline (forced vsync divides the display's maximum instead;
+    /// pacing off ignores ranges).
+    func pacesDirectly(
+        rateAskedFor: Bool, variableRefresh: ClosedRange<FrameRate>?, pacing: PresentSource.Pacing
+    ) -> Bool {
+        rateAskedFor && variableRefresh != nil && (pacing == .automatic || pacing == .deadline)
     }
 
     /// The divisor of `base` (the display's rate, measured when known) for the requested range,
