@@ -126,4 +126,20 @@ struct SwapChainModelTests {
         late.refreshesEveryVsync = false
         #expect(model.place(late).drops == 0)
     }
+
+    @Test(
+        "room in the chain: three buffers once the frame before was shown by the call; two buffers never",
+        arguments: [
+            (buffers: Int64(3), called: Int64(10), room: true),
+            (buffers: 3, called: 9, room: false),
+            (buffers: 2, called: 10, room: false),
+            (buffers: 4, called: 12, room: true),
+        ])
+    func room(buffers: Int64, called: Int64, room: Bool) {
+        var model = _SwapChainModel()
+        #expect(!model.hadRoom(forFrameCalledIn: called, chainDepth: buffers - 2), "nothing placed: unknown")
+        // The frame before, presented at once in vsync 9's interval, is shown on vsync 10.
+        _ = model.place(Self.frame(called: 9, number: 10, blocked: false, frame: 1, buffers: buffers))
+        #expect(model.hadRoom(forFrameCalledIn: called, chainDepth: buffers - 2) == room)
+    }
 }

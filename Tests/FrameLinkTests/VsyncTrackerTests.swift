@@ -69,6 +69,9 @@ struct VsyncTrackerTests {
             Row(
                 what: "returned at once just after vsync 61: sleeps to 62", blocked: false,
                 calledAfter: period + 10_000, nowAfter: period + 60_000, number: 62, sleeps: true),
+            Row(
+                what: "called 20 µs before vsync 61, returned at once 30 µs after it: vsync 61 shows it, no wait",
+                blocked: false, calledAfter: period - 20_000, nowAfter: period + 30_000, number: 61, sleeps: false),
         ])
     func followingTheGrid(row: Row) {
         var tracker = Self.fitted()

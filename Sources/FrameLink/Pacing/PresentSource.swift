@@ -412,7 +412,12 @@ public final class PresentSource: FrameSource {
         // A present blocked when it took a good part of a period, or, once a grid is fitted, when
         // it returned on the vsync after its call (called just before one, it waits a moment:
         // latency mode calls it so, and so do frames that cost about a period).
-        let returnedOnVsync = tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
+        // **A present with room in the chain did not wait**: one called just before a vsync whose
+        // return came just after it (its own cost, a scheduler's delay) was not released by that
+        // vsync when the frame before was already shown (a chain of three buffers with room).
+        let returnedOnVsync =
+            tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
+            && !tracker.chainHadRoom(forPresentCalledAt: presentStart, chainDepth: chainDepth)
         let blocked = _BlockingPresent.blocked(
             duration: lastPresentDuration, period: currentPeriod, returnedOnVsync: returnedOnVsync)
         chainFill.note(

@@ -112,6 +112,18 @@ struct _SwapChainModel {
         return placement
     }
 
+    /// Whether a chain that queues `chainDepth` frames (its buffers less 2) had room for a frame
+    /// presented in vsync `called`'s interval: it queues frames at all, and the frame before was
+    /// already shown by then (so every frame before it was: nothing was queued). `false` when the
+    /// model does not know (no frame placed). A present blocks only on a full chain: with room it
+    /// cannot have waited for a vsync, however close to one its return came. Two buffers never
+    /// have room: the back buffer is the frame's only place, and its present waits for the vsync
+    /// that shows it (this model's FIFO chain).
+    func hadRoom(forFrameCalledIn called: Int64, chainDepth: Int64) -> Bool {
+        guard chainDepth > 0, let lastShownNumber else { return false }
+        return lastShownNumber <= called
+    }
+
     /// Notes that the newest reported frame `frame` was shown on vsync `number` of the grid.
     mutating func noteReport(frame: Int64, shownOn number: Int64) {
         lastReport = (frame, number)

@@ -118,6 +118,14 @@ struct _VsyncTracker {
         blocked && !fits && followsGrid && grid.isSlowReturnOnTheLine(calledAt: presentStart, returnedAt: presentEnd)
     }
 
+    /// Whether a present called at `calledAt` found room in a swap chain that queues `chainDepth`
+    /// frames, as the model places the frames (``_SwapChainModel/hadRoom(forFrameCalledIn:chainDepth:)``):
+    /// only while frames follow the grid.
+    func chainHadRoom(forPresentCalledAt calledAt: Int64, chainDepth: Int64) -> Bool {
+        grid.isUsable
+            && swapChain.hadRoom(forFrameCalledIn: grid.number(atOrBefore: calledAt), chainDepth: chainDepth)
+    }
+
     /// The grid number of the last frame's timestamp when that was the return of a present that
     /// blocked, on a vsync of the grid (within a quarter period: while the source still measured,
     /// as when a game that starts with slow frames shows each on every 3rd vsync); `nil` after any
@@ -313,8 +321,11 @@ struct _VsyncTracker {
             return Wait(wait: .none, boundary: boundary)
         }
         let called = grid.number(atOrBefore: frame.presentStart)
-        var number = grid.number(atOrBefore: frame.now + (frame.blocked ? _VsyncGrid.earlyTolerance : 0))
-        if !frame.blocked { number += 1 }
+        // Blocked: the vsync that released it. Not blocked: the first vsync after the call, which
+        // shows the frame (the chain had room); if that has passed already (a return that came
+        // just after it), the next frame begins at once, on it.
+        var number =
+            frame.blocked ? grid.number(atOrBefore: frame.now + _VsyncGrid.earlyTolerance) : called + 1
         if let last = swapChain.lastVsyncNumber, number < last + frame.interval {
             number = last + frame.interval
         }
