@@ -333,10 +333,8 @@ struct PacingReview2Tests {
     func hiddenOnWaylandHostKnows(buffers: Int) { hiddenOnWayland(buffers: buffers, hostKnows: true) }
 
     @Test(
-        "hidden as on Wayland, the host not told (no occlusion event): no claimed vsync off the truth after the show",
-        .disabled(
-            "defect (pre-existing, also on 8b99f3f): the 50 ms timeouts (3 periods) fit the grid as returns and pull its line ~300 µs early; after the show every timestamp is claimed on the vsync 300-476 µs off for ~190 frames until a relock (74 judged frames; 57 on 8b99f3f)"
-        ))
+        "hidden as on Wayland, the host not told (no occlusion event): no claimed vsync off the truth after the show (the 50 ms timeouts fitted the grid as returns: claims 300-476 µs off for ~190 frames)"
+    )
     func hiddenOnWaylandHostNotTold() { hiddenOnWayland(buffers: 2, hostKnows: false) }
 
     func hiddenOnWayland(buffers: Int, hostKnows: Bool) {
@@ -372,7 +370,14 @@ struct PacingReview2Tests {
             if booked != real { wrong = true }
         }
         print("hidden on Wayland, \(buffers) buffers, host knows \(hostKnows): \(shows) \(verdict)")
-        #expect(!wrong, "\(shows)")
+        if hostKnows {
+            #expect(!wrong, "\(shows)")
+        } else {
+            // Known defect: the host not told, the show's one real drop is not booked (the
+            // frame-callback timeouts no longer fit the grid; what the show dropped is still
+            // unknown to the source).
+            withKnownIssue("the show's drop, the host not told") { #expect(!wrong, "\(shows)") }
+        }
         #expect(verdict.passes, "\(verdict)")
     }
 

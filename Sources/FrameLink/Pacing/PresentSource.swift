@@ -86,6 +86,11 @@ public final class PresentSource: FrameSource {
     /// beyond them.
     static let doubleBuffering = 2
 
+    /// A present that blocked longer than the chain explains by more than a period divided by
+    /// this returned at no vsync: half a period (a return is late by its delay, which a vsync
+    /// grid numbers within half a period).
+    static let longestBlockSlackFraction: Int64 = 2
+
     /// A present held for a divisor or a halved rate goes out this fraction of a period into the
     /// interval before its vsync: halfway, as far from both vsyncs as it can be.
     static let holdFraction: Int64 = 2
@@ -438,12 +443,25 @@ public final class PresentSource: FrameSource {
         // presented (or as soon as a refresh the display made on its own allows): its return says
         // nothing about a vsync grid.
         let lateOnVariableRefresh = isLateOnVariableRefresh(previousShownTime: previousShownTime)
+        // **A block longer than the chain explains is no vsync's**: a present waits at most for
+        // the frames queued ahead of it and its own vsync (the chain's depth plus the present
+        // interval, in periods) and a delay; one that blocked longer (a compositor's
+        // frame-callback timeout for a hidden window the host was not told of, a modeset's
+        // blank) returned at no vsync.
+        let longestBlock = (chainDepth + Int64(presentInterval)) * currentPeriod
+        let blockIsTheChains =
+            !tracker.grid.isUsable
+            || lastPresentDuration <= longestBlock + currentPeriod / Self.longestBlockSlackFraction
         // (Read only by a fit from scratch.)
         if !tracker.grid.hasGrid { tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple }
         let relocks = tracker.grid.relocks
-        let fits = tracker.take(
-            presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh, variableRefresh: variableRefreshRange,
-            reported: displayRefreshRate)
+        // (Such a return is not offered to the grid, and does not fit it: its frame is timed as a
+        // stray's.)
+        let fits =
+            tracker.take(
+                presentEnd: presentEnd, blocked: blocked && !lateOnVariableRefresh && blockIsTheChains,
+                variableRefresh: variableRefreshRange, reported: displayRefreshRate)
+            && (blockIsTheChains || !blocked)
         lockLog.noteFrame(
             implausibleFits: tracker.grid.implausibleFits, relocksBefore: relocks, relocks: tracker.grid.relocks,
             isPhaseLocked: isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate)
