@@ -270,8 +270,18 @@ struct _VsyncGrid {
     /// return to vsync `number` (zero at and before it; `Int64.max` without a grid).
     func carriedUncertainty(ofNumber number: Int64) -> Int64 {
         guard hasGrid, let newest = numbers.last else { return .max }
-        return 2 * errorAtNextVsync * min(max(0, number - newest), Self.longestExtrapolation) / Int64(times.count)
+        return Self.carriedErrorGrowth * errorAtNextVsync * min(max(0, number - newest), Self.longestExtrapolation)
+            / Int64(times.count)
     }
+
+    /// How fast the stated error grows while the line is carried past its newest return: this
+    /// many times its error at the next vsync per window length of vsyncs (the slope's error is
+    /// the line's spread over the window). Twice: measured as the least that holds the grid's own
+    /// test (`VsyncGridPrecisionTests`: once, 97.5 % of 48-return windows were within at 300 vsyncs
+    /// on, 98 % required; an ideal fit's p99 slope is about half of it, so this is conservative
+    /// for long windows: a drained chain's line, carried, loses its claim sooner than its true
+    /// drift would).
+    static let carriedErrorGrowth: Int64 = 2
 
     /// The line's stated error at the vsync after the window's newest return:
     /// ``nextVsyncErrorPerMeanDelay`` × mean delay / returns in the window (with a grid, the window
@@ -389,7 +399,7 @@ struct _VsyncGrid {
             // Returns closer (or further) apart than any display refreshes: not a vsync's. The
             // window keeps filling from its newest half. (Not counted as an implausible fit: returns
             // of presents that did not wait for a vsync are routine, not a wrong measurement.)
-            let keep = times.count / 2
+            let keep = times.count / Self.restartKeepsDivisor
             times.removeFirst(times.count - keep)
             numbers.removeFirst(numbers.count - keep)
             return
@@ -405,13 +415,22 @@ struct _VsyncGrid {
         fit()
         // Returns that do not sit on one grid (the median interval was not one vsync): start over
         // from the newest half.
-        if largestDelay > Int64(period / 2) {
+        if largestDelay > Int64(period) / Self.firstFitLargestDelayFraction {
             hasGrid = false
-            let keep = times.count / 2
+            let keep = times.count / Self.restartKeepsDivisor
             times.removeFirst(times.count - keep)
             numbers.removeFirst(numbers.count - keep)
         }
     }
+
+    /// A first fit that does not hold starts over from the newest of its returns: the window
+    /// divided by this, a half (the older returns are the likelier to come from before a change).
+    static let restartKeepsDivisor = 2
+
+    /// A first fit holds when no return lies more than a period divided by this above its line:
+    /// half a period (a vsync grid numbers a return within half a period; one further off was
+    /// numbered by a median interval that was not one vsync).
+    static let firstFitLargestDelayFraction: Int64 = 2
 
     /// The most vsyncs a median interval is ever taken to span.
     static let largestVsyncMultiple: Int64 = 8
