@@ -24,11 +24,12 @@ struct VsyncTrackerTests {
     /// A boundary at `now` for a present called at `presentStart`.
     static func boundary(
         blocked: Bool, fits: Bool = true, locksDeadline: Bool = false, presentStart: Int64, now: Int64,
-        lastTimestamp: Int64?, interval: Int64 = 1, capPeriod: Int64? = nil
+        lastTimestamp: Int64?, interval: Int64 = 1, capPeriod: Int64? = nil, room: Bool = false
     ) -> _VsyncTracker.Boundary {
         _VsyncTracker.Boundary(
             blocked: blocked, fits: fits, locksDeadline: locksDeadline, presentStart: presentStart, now: now,
-            lastTimestamp: lastTimestamp, period: period, interval: interval, capPeriod: capPeriod)
+            lastTimestamp: lastTimestamp, period: period, interval: interval, capPeriod: capPeriod,
+            chainHadRoom: room)
     }
 
     @Test("exact returns: the grid is usable, the rate is measured, and the returns keep a phase")
@@ -51,6 +52,8 @@ struct VsyncTrackerTests {
         /// The vsync number expected, and whether the wait sleeps to it.
         var number: Int64
         var sleeps: Bool
+        /// Whether the model knew the chain had room for the present.
+        var room = false
         var testDescription: String { what }
     }
 
@@ -70,8 +73,12 @@ struct VsyncTrackerTests {
                 what: "returned at once just after vsync 61: sleeps to 62", blocked: false,
                 calledAfter: period + 10_000, nowAfter: period + 60_000, number: 62, sleeps: true),
             Row(
-                what: "called 20 µs before vsync 61, returned at once 30 µs after it: vsync 61 shows it, no wait",
-                blocked: false, calledAfter: period - 20_000, nowAfter: period + 30_000, number: 61, sleeps: false),
+                what: "called 20 µs before vsync 61 into a chain with room, returned 30 µs after it: vsync 61, no wait",
+                blocked: false, calledAfter: period - 20_000, nowAfter: period + 30_000, number: 61, sleeps: false,
+                room: true),
+            Row(
+                what: "the same, room not known (two buffers, or no frame placed): the vsync after the return",
+                blocked: false, calledAfter: period - 20_000, nowAfter: period + 30_000, number: 62, sleeps: true),
         ])
     func followingTheGrid(row: Row) {
         var tracker = Self.fitted()
@@ -79,7 +86,7 @@ struct VsyncTrackerTests {
         let decided = tracker.vsyncWait(
             for: Self.boundary(
                 blocked: row.blocked, presentStart: vsync60 + row.calledAfter, now: vsync60 + row.nowAfter,
-                lastTimestamp: vsync60))
+                lastTimestamp: vsync60, room: row.room))
         guard case .vsync(let called, let number, let blocked, _) = decided.boundary else {
             Issue.record("expected a vsync boundary, got \(decided.boundary)")
             return

@@ -93,13 +93,14 @@ extension PresentSource {
     @_spi(FrameSourceImplementation) public var epochNanoseconds: Int64 { deadline.epochNanoseconds }
 
     /// The wait while frames follow the grid (see `_VsyncTracker.vsyncWait(for:)`).
-    func vsyncWait(blocked: Bool, fits: Bool, locksDeadline: Bool) -> FrameWait {
+    func vsyncWait(blocked: Bool, fits: Bool, locksDeadline: Bool, chainHadRoom: Bool) -> FrameWait {
         let decided = tracker.vsyncWait(
             for: _VsyncTracker.Boundary(
                 blocked: blocked, fits: fits, locksDeadline: locksDeadline, presentStart: presentStart,
                 now: now.nanoseconds, lastTimestamp: lastTimestamp, period: currentPeriod,
                 interval: Int64(presentInterval),
-                capPeriod: capsAtDisplayRefreshRate ? displayRefreshRate.periodNanoseconds : nil))
+                capPeriod: capsAtDisplayRefreshRate ? displayRefreshRate.periodNanoseconds : nil,
+                chainHadRoom: chainHadRoom))
         boundary = decided.boundary
         if decided.heldToCap { callWasPaced = true }
         return decided.wait

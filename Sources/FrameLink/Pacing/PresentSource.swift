@@ -407,6 +407,8 @@ public final class PresentSource: FrameSource {
         var lateOnVariableRefresh: Bool
         /// When the frame before it was shown, if known.
         var previousShownTime: Int64?
+        /// Whether the model knows the chain had room for it.
+        var chainHadRoom: Bool
     }
 
     /// Takes in what the last present showed: whether it blocked, what that says of the swap
@@ -420,9 +422,9 @@ public final class PresentSource: FrameSource {
         // **A present with room in the chain did not wait**: one called just before a vsync whose
         // return came just after it (its own cost, a scheduler's delay) was not released by that
         // vsync when the frame before was already shown (a chain of three buffers with room).
+        let chainHadRoom = tracker.chainHadRoom(forPresentCalledAt: presentStart, chainDepth: chainDepth)
         let returnedOnVsync =
-            tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
-            && !tracker.chainHadRoom(forPresentCalledAt: presentStart, chainDepth: chainDepth)
+            tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd) && !chainHadRoom
         let blocked = _BlockingPresent.blocked(
             duration: lastPresentDuration, period: currentPeriod, returnedOnVsync: returnedOnVsync)
         chainFill.note(
@@ -474,7 +476,7 @@ public final class PresentSource: FrameSource {
         returnOffset = presentEnd - frameStart
         return MeasuredPresent(
             blocked: blocked, fits: fits, lateOnVariableRefresh: lateOnVariableRefresh,
-            previousShownTime: previousShownTime)
+            previousShownTime: previousShownTime, chainHadRoom: chainHadRoom)
     }
 
     /// Carries out `rule` (see ``_FrameRule``) for the frame after `present`: the wait, what ends
@@ -527,9 +529,12 @@ public final class PresentSource: FrameSource {
         case .followVsync:
             let slowOnGrid = tracker.isSlowReturnOnGrid(
                 presentStart: presentStart, presentEnd: presentEnd, blocked: present.blocked, fits: present.fits)
-            return vsyncWait(blocked: present.blocked, fits: present.fits || slowOnGrid, locksDeadline: false)
+            return vsyncWait(
+                blocked: present.blocked, fits: present.fits || slowOnGrid, locksDeadline: false,
+                chainHadRoom: present.chainHadRoom)
         case .measuringBlockingPresent:
-            return vsyncWait(blocked: present.blocked, fits: present.fits, locksDeadline: true)
+            return vsyncWait(
+                blocked: present.blocked, fits: present.fits, locksDeadline: true, chainHadRoom: present.chainHadRoom)
         case .heldPastDeadline:
             tracker.forgetPosition()
             boundary = .restartingDeadline(at: presentEnd)

@@ -287,6 +287,9 @@ struct _VsyncTracker {
         /// The display's period when frames are held to it while the source measures (a cap:
         /// `PresentSource.capsAtDisplayRefreshRate`); `nil` when they are not.
         var capPeriod: Int64?
+        /// Whether the model knows the chain had room for the present
+        /// (``chainHadRoom(forPresentCalledAt:chainDepth:)``, read before the frame was placed).
+        var chainHadRoom = false
     }
 
     /// The wait while frames follow the grid: none after a present that blocked (the frame's vsync
@@ -321,11 +324,18 @@ struct _VsyncTracker {
             return Wait(wait: .none, boundary: boundary)
         }
         let called = grid.number(atOrBefore: frame.presentStart)
-        // Blocked: the vsync that released it. Not blocked: the first vsync after the call, which
-        // shows the frame (the chain had room); if that has passed already (a return that came
-        // just after it), the next frame begins at once, on it.
-        var number =
-            frame.blocked ? grid.number(atOrBefore: frame.now + _VsyncGrid.earlyTolerance) : called + 1
+        // Blocked: the vsync that released it. Not blocked, into a chain the model knows had room:
+        // the first vsync after the call, which shows the frame; if that has passed already (a
+        // return that came just after it), the next frame begins at once, on it. Not blocked
+        // otherwise: the next vsync after the return.
+        var number: Int64
+        if frame.blocked {
+            number = grid.number(atOrBefore: frame.now + _VsyncGrid.earlyTolerance)
+        } else if frame.chainHadRoom {
+            number = called + 1
+        } else {
+            number = grid.number(atOrBefore: frame.now) + 1
+        }
         if let last = swapChain.lastVsyncNumber, number < last + frame.interval {
             number = last + frame.interval
         }
