@@ -282,11 +282,17 @@ struct PacingReview3Tests {
         ),
         arguments: [(3, 0), (3, 3), (4, 0), (4, 3)])
     func deepChainsAtTheVsync(buffers: Int, gpu: Int) {
+        deepChainAtTheVsync(buffers: buffers, latch: .microseconds(800), gpu: .milliseconds(Int64(gpu)))
+    }
+
+    /// Frames of a period ± 40 µs on 3–4 buffers, presents right at the vsyncs, with a latch deadline
+    /// and a GPU time, or none.
+    func deepChainAtTheVsync(buffers: Int, latch: Duration, gpu: Duration) {
         let lab = DisplayLab(
             refresh: .fixed(.hz60, phase: .microseconds(1_700)), buffers: buffers,
             jitter: .uniform(upTo: .microseconds(60)), seed: 14)
-        lab.latchDeadline = .microseconds(800)
-        lab.gpuTime = .milliseconds(Int64(gpu))
+        lab.latchDeadline = latch
+        lab.gpuTime = gpu
         var random = SplitMix64(seed: 12)
         let run = ReviewRun(lab, declaredBuffers: buffers) { index in
             if index < 150 { return .milliseconds(5) }
@@ -295,7 +301,7 @@ struct PacingReview3Tests {
         }
         run.run(frames: 1_200)
         let verdict = run.judge(from: 200, period: Self.p60)
-        print("deep chain \(buffers) buffers GPU \(gpu) ms at the vsync: \(verdict)")
+        print("deep chain \(buffers) buffers, latch \(latch), GPU \(gpu) at the vsync: \(verdict)")
         #expect(verdict.passes, "\(verdict)")
     }
 
@@ -382,18 +388,7 @@ struct PacingReview3Tests {
         "3 buffers with presents right at the vsyncs, no latch deadline: truth kept",
         arguments: [3, 4])
     func deepChainsAtTheVsyncNoLatch(buffers: Int) {
-        let lab = DisplayLab(
-            refresh: .fixed(.hz60, phase: .microseconds(1_700)), buffers: buffers,
-            jitter: .uniform(upTo: .microseconds(60)), seed: 14)
-        var random = SplitMix64(seed: 12)
-        let run = ReviewRun(lab, declaredBuffers: buffers) { index in
-            if index < 150 { return .milliseconds(5) }
-            return .nanoseconds(Self.p60 - 40_000 + Int64(random.next() % 80_000))
-        }
-        run.run(frames: 1_200)
-        let verdict = run.judge(from: 200, period: Self.p60)
-        print("deep chain \(buffers) buffers at the vsync, no latch: \(verdict)")
-        #expect(verdict.passes, "\(verdict)")
+        deepChainAtTheVsync(buffers: buffers, latch: .zero, gpu: .zero)
     }
 
     @Test("a variable display reported at 60 Hz without a cap: never faster than its maximum, drops as shown")
