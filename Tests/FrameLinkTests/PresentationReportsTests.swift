@@ -29,9 +29,7 @@ struct PresentationReportsTests {
         #expect(wasTaken == taken)
         #expect(reports.ignored == (taken ? 0 : 1))
         #expect(reports.receivesFeedback == taken)
-        var pending = 0
-        reports.takePending { _, _, _ in pending += 1 }
-        #expect(pending == (taken ? 1 : 0))
+        #expect(reports.pendingCount == (taken ? 1 : 0))
     }
 
     @Test("reports must come in order, each after the last; a repeat is refused")
@@ -46,12 +44,10 @@ struct PresentationReportsTests {
         ]
         #expect(taken == [true, false, false, false, true])
         #expect(reports.ignored == 3)
-        var handed: [(Int64, Int64)] = []
-        reports.takePending { frame, time, _ in handed.append((frame, time)) }
-        #expect(handed.map(\.0) == [2, 3] && handed.map(\.1) == [22_000_000, 31_000_000])
-        var left = 0
-        reports.takePending { _, _, _ in left += 1 }
-        #expect(left == 0)
+        let handed = (0..<reports.pendingCount).map { reports.pending(at: $0) }
+        #expect(handed.map(\.frame) == [2, 3] && handed.map(\.time) == [22_000_000, 31_000_000])
+        reports.forgetPending()
+        #expect(reports.pendingCount == 0)
     }
 
     @Test("at most 64 wait between frames; the rest of a flood is not kept")
@@ -62,8 +58,6 @@ struct PresentationReportsTests {
             let taken = reports.accept(frame: frame, at: frame * 2, now: 1_000, presentCount: frame)
             #expect(taken)
         }
-        var count = 0
-        reports.takePending { _, _, _ in count += 1 }
-        #expect(count == _PresentationReports.capacity)
+        #expect(reports.pendingCount == _PresentationReports.capacity)
     }
 }

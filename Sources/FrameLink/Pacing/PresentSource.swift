@@ -397,24 +397,10 @@ public final class PresentSource: FrameSource {
         return wait(following: rule, after: present)
     }
 
-    /// What the last present showed, measured at the boundary after it.
-    struct MeasuredPresent {
-        /// Whether it blocked.
-        var blocked: Bool
-        /// Whether its return fitted the vsync grid.
-        var fits: Bool
-        /// Whether its frame came late on a variable-refresh display.
-        var lateOnVariableRefresh: Bool
-        /// When the frame before it was shown, if known.
-        var previousShownTime: Int64?
-        /// Whether the model knows the chain had room for it.
-        var chainHadRoom: Bool
-    }
-
     /// Takes in what the last present showed: whether it blocked, what that says of the swap
     /// chain and the back-to-back frames, and what it (or presentation feedback) tells the vsync
     /// tracker.
-    func measurePresent() -> MeasuredPresent {
+    func measurePresent() -> _MeasuredPresent {
         presentDurations.append(lastPresentDuration)
         // A present blocked when it took a good part of a period, or, once a grid is fitted, when
         // it returned on the vsync after its call (called just before one, it waits a moment:
@@ -474,14 +460,14 @@ public final class PresentSource: FrameSource {
         callWasPaced = false
         lastReturnFits = blocked && fits
         returnOffset = presentEnd - frameStart
-        return MeasuredPresent(
+        return _MeasuredPresent(
             blocked: blocked, fits: fits, lateOnVariableRefresh: lateOnVariableRefresh,
             previousShownTime: previousShownTime, chainHadRoom: chainHadRoom)
     }
 
     /// Carries out `rule` (see ``_FrameRule``) for the frame after `present`: the wait, what ends
     /// it, and the drops and shown time known at this boundary.
-    func wait(following rule: _FrameRule, after present: MeasuredPresent) -> FrameWait {
+    func wait(following rule: _FrameRule, after present: _MeasuredPresent) -> FrameWait {
         // The drops of a frame paced by deadline below a variable-refresh display's maximum (`nil`
         // elsewhere: the interval counts them).
         let dropsIfShownAsPresented = dropsShownAsPresented(

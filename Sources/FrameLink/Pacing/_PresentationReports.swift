@@ -61,8 +61,7 @@ struct _PresentationReports {
     /// compositor that stopped answering). Later reports must still come after the last one taken.
     mutating func stop() {
         receivesFeedback = false
-        pendingFrames.removeAll(keepingCapacity: true)
-        pendingTimes.removeAll(keepingCapacity: true)
+        forgetPending()
     }
 
     /// The reports waiting to be taken in.
@@ -79,15 +78,5 @@ struct _PresentationReports {
     mutating func forgetPending() {
         pendingFrames.removeAll(keepingCapacity: true)
         pendingTimes.removeAll(keepingCapacity: true)
-    }
-
-    /// Hands each waiting report to `body`, oldest first, with when its frame's present was called
-    /// (if still remembered), and forgets them.
-    mutating func takePending(_ body: (_ frame: Int64, _ time: Int64, _ calledAt: Int64?) -> Void) {
-        for index in 0..<pendingCount {
-            let report = pending(at: index)
-            body(report.frame, report.time, report.calledAt)
-        }
-        forgetPending()
     }
 }
