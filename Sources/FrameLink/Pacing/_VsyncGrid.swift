@@ -9,6 +9,16 @@
 /// robust to one-sided delays only; returns that did not wait for a vsync (a present that did not
 /// block) are never offered to it.
 ///
+/// The model of the present delay: independent, never negative, and often close to its least
+/// value (spread evenly, exponential). Then the hull's two returns sit within about
+/// ``lineErrorPerMeanDelay`` × mean delay / n of the grid. A delay that seldom comes near its
+/// floor (log-normal: a scheduler's wake-up is never instant) breaks the last part: the two lowest
+/// returns are strays of a thin tail and tilt the line. So once the window holds
+/// `_LowQuantileLine.leastReturns`, the hull's slope is checked against the low-quantile
+/// regression line, which rests on every return near the bottom; where the two disagree by more
+/// than the hull's stated error, the quantile line's slope is used (``SlopeFit``), still placed
+/// below every return.
+///
 /// - **Stable** (the vsync is real): each quarter of the window has a return within
 ///   ``stabilityTolerance`` of the line. An emulated vsync (a timer in the X server, as under Xvfb)
 ///   throttles each present from the last one, so its phase wanders and some quarter of the window
@@ -160,6 +170,23 @@ struct _VsyncGrid {
 
     // Scratch storage for the hull, allocated once.
     private var hull: [Int] = []
+
+    /// Where the line's slope comes from.
+    enum SlopeFit: Equatable {
+        /// The edge of the returns' lower hull (see the type's description).
+        case lowerHull
+        /// The low-quantile regression line (`_LowQuantileLine`): the hull's two returns lay
+        /// further from it than the hull's stated error allows.
+        case lowQuantile
+    }
+    /// Where the current line's slope comes from.
+    private(set) var slopeFit = SlopeFit.lowerHull
+    /// The low-quantile line the hull is checked against.
+    private var lowQuantileLine = _LowQuantileLine(capacity: capacity)
+    /// The least distance, at the window's ends, that the quantile line is searched for from the
+    /// hull's: 0.1 ms (or the largest delay, if larger: no line below the returns is tilted by
+    /// more than that from one that rests on them).
+    static let leastQuantileReach: Int64 = 100_000
 
     init(nominalPeriod: Int64) {
         self.nominalPeriod = Self.plausible(nominalPeriod)
@@ -558,7 +585,27 @@ struct _VsyncGrid {
             return
         }
         // The line through a with that slope; vsync number 0 of the window's numbering.
-        origin = Double(baseTime) + y(a) - x(a) * period - Double(baseNumber) * period
+        var intercept = y(a) - x(a) * period
+        slopeFit = .lowerHull
+        if count >= _LowQuantileLine.leastReturns {
+            // The hull's slope unless the low-quantile line lies outside the hull's stated error
+            // at the window's ends, by more than the quantile line is resolved (returns whose
+            // delays seldom come near their floor); then the line with that slope below every
+            // return.
+            let halfSpan = max(1, x(count - 1) - x(0)) / 2
+            if let slope = lowQuantileLine.slope(
+                times: times, numbers: numbers, hullSlope: period,
+                margin: (Double(errorAtNextVsync) + _LowQuantileLine.resolution) / halfSpan,
+                reach: Double(max(largestDelay, Self.leastQuantileReach)) / halfSpan),
+                Self.isPlausible(period: slope)
+            {
+                period = slope
+                slopeFit = .lowQuantile
+                intercept = .infinity
+                for index in 0..<count { intercept = min(intercept, y(index) - slope * x(index)) }
+            }
+        }
+        origin = Double(baseTime) + intercept - Double(baseNumber) * period
         judge()
         publish()
     }

@@ -1,0 +1,119 @@
+/// The slope of the low-quantile regression line through a window of present returns: the line
+/// with a twentieth of the returns below it (``quantile``) that leaves the least weighted distance
+/// to the returns (Koenker and Bassett's check loss). The vsync grid's lower hull rests on two
+/// returns; where delays often come close to their least value (spread evenly, exponential) those
+/// two pin the line within a few microseconds, but where they seldom do (a log-normal delay:
+/// a scheduler's wake-up is never instant) the two lowest are stray values of a thin tail, and the
+/// line through them tilts by tens of microseconds at the window's ends. The quantile line rests on
+/// every return near the bottom of the distribution instead, so it does not depend on two of them.
+///
+/// The grid keeps the hull's slope unless the quantile line lies outside what the hull's own stated
+/// error allows (``slope(times:numbers:hullSlope:margin:reach:)``): then the returns are not what
+/// the hull's error model describes, and the quantile line is the better estimate.
+struct _LowQuantileLine {
+    /// The share of returns the line keeps below it: 5 %. Low enough to sit near the delay's least
+    /// value, high enough that the delays' density there is not zero for a delay whose density
+    /// vanishes at its floor (the 5th percentile of a log-normal delay with a 99th percentile
+    /// 2.5 times its median lies at 0.55 of the median, where its density is about a third of its
+    /// peak), and that a window of ``leastReturns`` has two returns below it.
+    static let quantile = 0.05
+    /// Returns the window needs before a quantile line is fitted: 48 (two below the 5 % quantile;
+    /// fewer leave the quantile resting on one return, as the hull does).
+    static let leastReturns = 48
+    /// How exactly the slope is found: until the line moves by under 1 µs at the window's ends
+    /// (a hundredth of what a timestamp may be off).
+    static let resolution = 1_000.0
+
+    /// Scratch storage for the residuals, allocated once (the frame path allocates nothing).
+    private var residuals: [Double] = []
+
+    init(capacity: Int) {
+        residuals.reserveCapacity(capacity)
+    }
+
+    /// The slope of the quantile line when it lies outside `hullSlope ± margin` (nil when inside:
+    /// the two agree within the hull's stated error), searched no further than `reach` from the
+    /// hull's. `times` and `numbers` are the window's returns and their vsync numbers (at least
+    /// ``leastReturns``).
+    mutating func slope(times: [Int64], numbers: [Int64], hullSlope: Double, margin: Double, reach: Double)
+        -> Double?
+    {
+        precondition(times.count == numbers.count && times.count >= 2, "a window of returns fits a line")
+        guard reach > margin else { return nil }
+        var range: ClosedRange<Double>
+        if descent(times: times, numbers: numbers, slope: hullSlope - margin) > 0 {
+            range = (hullSlope - reach)...(hullSlope - margin)
+        } else if descent(times: times, numbers: numbers, slope: hullSlope + margin) < 0 {
+            range = (hullSlope + margin)...(hullSlope + reach)
+        } else {
+            return nil
+        }
+        // The check loss, minimized over the line's height, is convex in the slope: bisect on the
+        // sign of its derivative.
+        let span = Double(max(1, numbers[numbers.count - 1] - numbers[0]))
+        while (range.upperBound - range.lowerBound) * span > Self.resolution {
+            let middle = (range.lowerBound + range.upperBound) / 2
+            range =
+                descent(times: times, numbers: numbers, slope: middle) < 0
+                ? middle...range.upperBound : range.lowerBound...middle
+        }
+        return (range.lowerBound + range.upperBound) / 2
+    }
+
+    /// The derivative of the check loss, at its best height, with respect to the slope: negative
+    /// when a steeper line fits better.
+    mutating func descent(times: [Int64], numbers: [Int64], slope: Double) -> Double {
+        let count = times.count
+        func x(_ index: Int) -> Double { Double(numbers[index] - numbers[0]) }
+        func y(_ index: Int) -> Double { Double(times[index] - times[0]) }
+        residuals.removeAll(keepingCapacity: true)
+        var meanX = 0.0
+        for index in 0..<count {
+            residuals.append(y(index) - slope * x(index))
+            meanX += x(index)
+        }
+        meanX /= Double(count)
+        let height = Self.select(&residuals, min(count - 1, Int(Self.quantile * Double(count))))
+        var derivative = 0.0
+        for index in 0..<count {
+            let residual = y(index) - slope * x(index) - height
+            // A return above the line pulls it up by the quantile, one below pulls it down by the
+            // rest (returns on it are free to go either way).
+            if residual > 0 {
+                derivative -= Self.quantile * (x(index) - meanX)
+            } else if residual < 0 {
+                derivative += (1 - Self.quantile) * (x(index) - meanX)
+            }
+        }
+        return derivative
+    }
+
+    /// The `k`-th smallest of `values` (Hoare's selection; reorders them).
+    static func select(_ values: inout [Double], _ k: Int) -> Double {
+        precondition(k >= 0 && k < values.count, "select an element that exists")
+        var left = 0
+        var right = values.count - 1
+        while left < right {
+            let pivot = values[(left + right) / 2]
+            var i = left
+            var j = right
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j {
+                right = j
+            } else if k >= i {
+                left = i
+            } else {
+                break
+            }
+        }
+        return values[k]
+    }
+}
