@@ -31,7 +31,8 @@ public enum SweepCheck: String, CaseIterable, Sendable {
     /// 190 for exponential delays of mean 0.4 ms, 360 for the widest drawn here, spread evenly up
     /// to 1.5 ms. A run is at least 600 frames long, so by its middle a pacer knows the vsync on
     /// all but the widest delays; the 10 % not required covers part of those. Before that a source
-    /// may time frames by its best estimate without claiming it.) (A display that reveals nothing, a swap
+    /// may time frames by its best estimate without claiming it; after a move to another display,
+    /// the same learning starts again: ``SweepVerdict/relearningFrames(meanDelay:)``.) (A display that reveals nothing, a swap
     /// chain with room for frames that never fill it and no feedback, leaves the vsync's phase
     /// unknowable: no pacer can put timestamps or targets on it, and none is asked to.)
     case notLocked = "off the vsync though the display revealed it"
@@ -62,6 +63,20 @@ public struct SweepVerdict: Sendable {
     /// The share of judged frames a source must put on the vsync when the display revealed it:
     /// 90 %.
     public static let requiredLockedShare = 0.9
+    /// How many returns pin the vsync within ``tolerance`` at the 99th percentile, in mean present
+    /// delays per tolerance: 48 (the lower-envelope fit's error at the next vsync is up to
+    /// 48 mean delays / n after n returns late by one-sided delays: `_VsyncGrid`'s measured
+    /// statement, the figure the second-half rule of ``SweepCheck/notLocked`` rests on).
+    public static let returnsToPinPerMeanDelay: Int64 = 48
+
+    /// The frames after a move to another display in which a source is not asked to put frames on
+    /// the vsync: ``eventAllowance``, or as many as the returns it needs to learn the new display's
+    /// vsync within the tolerance (``returnsToPinPerMeanDelay`` mean delays per tolerance), if more.
+    /// A move starts the learning again, and a move late in a run leaves less than the run's first
+    /// half for it, which is what the second-half rule grants at the start.
+    public static func relearningFrames(meanDelay: Duration) -> Int64 {
+        max(eventAllowance, returnsToPinPerMeanDelay * meanDelay.wholeNanoseconds / tolerance)
+    }
 
     /// The first frame at which each failed check failed.
     public private(set) var failures: [SweepCheck: Int64] = [:]
@@ -101,6 +116,12 @@ public struct SweepVerdict: Sendable {
                     index >= $0 - Self.framesInFlight(buffers: scenario.buffers) && index < $0 + Self.eventAllowance
                 }
         }
+        // (After a move, the frames in which the new display's vsync is still being learnt do not
+        // count toward the share a source must put on the vsync.)
+        let relearning: Range<Int64>? = scenario.move.map {
+            $0.frame..<($0.frame + Self.relearningFrames(meanDelay: scenario.jitter.mean))
+        }
+        func isRelearning(_ index: Int64) -> Bool { relearning?.contains(index) ?? false }
         var isFixed = false
         if case .fixed = scenario.refresh { isFixed = true }
 
@@ -151,7 +172,7 @@ public struct SweepVerdict: Sendable {
             }
             let wasLocked = previousWasLocked
             previousWasLocked = frame.followsVsync
-            if index >= middle {
+            if index >= middle, !isRelearning(index) {
                 judgedFrames += 1
                 if frame.followsVsync { lockedFrames += 1 }
             }

@@ -321,6 +321,11 @@ struct DisplayLabModelTests {
         // 250 µs × e^(σ²/2), σ = ln(3.2) / 2.326: the cap at 16 ms takes almost nothing off.
         #expect(jitters[0].meanNanoseconds == 283_286)
         #expect(jitters[2].meanNanoseconds == 675_000)
+        // The public mean is the same figure, for every shape.
+        #expect(jitters[0].mean == .nanoseconds(283_286))
+        #expect(PresentJitter.none.mean == .zero)
+        #expect(PresentJitter.uniform(upTo: .milliseconds(1)).mean == .microseconds(500))
+        #expect(PresentJitter.exponential(mean: .microseconds(300)).mean == .microseconds(300))
     }
 
     @Test("a log-normal delay whose 99th percentile is its median is that delay every time")

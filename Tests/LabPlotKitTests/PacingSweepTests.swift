@@ -81,6 +81,33 @@ struct PacingSweepTests {
         #expect(verdict.failures[.deltaTimeNotWholePeriods] == nil, "\(moved): \(verdict.failures)")
     }
 
+    @Test(
+        "table: after a move, the frames a source may spend learning the new vsync grow with the mean delay",
+        arguments: [(0, 120), (200_000, 120), (300_000, 144), (700_000, 336), (1_500_000, 720)] as [(Int64, Int64)])
+    func relearningFrames(meanDelay: Int64, frames: Int64) {
+        #expect(SweepVerdict.relearningFrames(meanDelay: .nanoseconds(meanDelay)) == frames)
+    }
+
+    @MainActor
+    @Test(
+        "a move late in a run: frames still learning the new vsync are not held against the lock share, later ones are")
+    func relearningAfterAMove() throws {
+        // Seed 1 #91: 165 Hz moved to 75 Hz at frame 412 of 811, exponential delays of mean 0.3 ms;
+        // the source claims the new vsync from frame 575, 163 frames on (144 allowed, then 19 of
+        // the 255 judged frames unclaimed). Counted from the move's event allowance alone, 43 of 278
+        // were unclaimed (a failure).
+        let learnt = SweepScenario(seed: 1, index: 91)
+        #expect(learnt.move?.frame == 412)
+        let learntVerdict = SweepVerdict(SweepRun(learnt))
+        #expect(learntVerdict.judged.contains(.notLocked))
+        #expect(learntVerdict.failures[.notLocked] == nil, "\(learnt): \(learntVerdict.failures)")
+        // Seed 1 #863: 120 Hz moved to 60 Hz at frame 319 of 698, delays spread evenly up to
+        // 1.4 ms (336 frames to learn); the source claims nothing until frame 682: still a failure.
+        let slow = SweepScenario(seed: 1, index: 863)
+        #expect(slow.move?.frame == 319)
+        #expect(SweepVerdict(SweepRun(slow)).failures[.notLocked] != nil)
+    }
+
     @MainActor
     @Test("a steady 60 Hz display with light frames passes every check, and each check is judged")
     func steadyDisplayPasses() throws {

@@ -132,6 +132,13 @@ public struct PresentJitter: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The mean delay (of the distribution as drawn, with its tail cut where the lab cuts it).
+    ///
+    /// How fast a pacer can learn the vsync from present returns depends on it: the returns pin the
+    /// vsync's phase within a given error only after a number of them that grows with the mean
+    /// delay.
+    public var mean: Duration { .nanoseconds(meanNanoseconds) }
+
     /// The mean delay in nanoseconds (of the capped distribution, for a log-normal one).
     var meanNanoseconds: Int64 {
         switch shape {

@@ -298,7 +298,7 @@ struct _VsyncGrid {
     func carriedUncertainty(ofNumber number: Int64) -> Int64 {
         guard hasGrid, let newest = numbers.last else { return .max }
         return Self.carriedErrorGrowth * errorAtNextVsync * min(max(0, number - newest), Self.longestExtrapolation)
-            / Int64(times.count)
+            / max(Int64(times.count), newest - numbers[0] + 1)
     }
 
     /// How fast the stated error grows while the line is carried past its newest return: this
