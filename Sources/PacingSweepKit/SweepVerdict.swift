@@ -72,6 +72,8 @@ public struct SweepVerdict: Sendable {
     /// The frames after a move to another display in which a source is not asked to put frames on
     /// the vsync: ``eventAllowance``, or as many as the returns it needs to learn the new display's
     /// vsync within the tolerance (``returnsToPinPerMeanDelay`` mean delays per tolerance), if more.
+    /// The mean is counted above the run's least delay, the floor on which a fit of returns rests
+    /// (a delay of 1 ms plus a little takes as few returns to learn as the little alone).
     /// A move starts the learning again, and a move late in a run leaves less than the run's first
     /// half for it, which is what the second-half rule grants at the start.
     public static func relearningFrames(meanDelay: Duration) -> Int64 {
@@ -118,8 +120,11 @@ public struct SweepVerdict: Sendable {
         }
         // (After a move, the frames in which the new display's vsync is still being learnt do not
         // count toward the share a source must put on the vsync.)
+        // (The grid's error is in delays above its line, which rests on the least delay: the
+        // mean above that floor.)
+        let meanAboveFloor = max(.zero, scenario.jitter.mean - (lab.leastPresentDelay ?? .zero))
         let relearning: Range<Int64>? = scenario.move.map {
-            $0.frame..<($0.frame + Self.relearningFrames(meanDelay: scenario.jitter.mean))
+            $0.frame..<($0.frame + Self.relearningFrames(meanDelay: meanAboveFloor))
         }
         func isRelearning(_ index: Int64) -> Bool { relearning?.contains(index) ?? false }
         var isFixed = false

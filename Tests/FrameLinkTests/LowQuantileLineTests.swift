@@ -83,6 +83,87 @@ struct LowQuantileLineTests {
         }
     }
 
+    /// Value orders a fit's residuals take: delays that rise then fall across the window (organ
+    /// pipe), a parabola, sorted either way, random, all equal; and one built to defeat the pivot.
+    enum Order: String, CaseIterable, CustomStringConvertible {
+        case riseThenFall, fallThenRise, parabola, ascending, descending, random, equal
+        var description: String { rawValue }
+
+        func values(count: Int) -> [Double] {
+            var random = SplitMix64(seed: 5)
+            return (0..<count).map { index in
+                let x = Double(index) / Double(count - 1)
+                switch self {
+                case .riseThenFall: return 500_000 * (1 - abs(2 * x - 1))
+                case .fallThenRise: return 500_000 * abs(2 * x - 1)
+                case .parabola: return 500_000 * (2 * x - 1) * (2 * x - 1)
+                case .ascending: return x
+                case .descending: return -x
+                case .random: return Double(random.next() % 1_000_000)
+                case .equal: return 7
+                }
+            }
+        }
+    }
+
+    @Test(
+        "table: select stays linear on the orders a fit's residuals take (Hoare's middle pivot took 130 comparisons per value on a rise and fall)",
+        arguments: Order.allCases)
+    func selectCost(order: Order) {
+        let count = 512
+        let values = order.values(count: count)
+        let sorted = values.sorted()
+        for k in [0, count / 20, count / 2, count - 1] {
+            var scratch = values
+            var comparisons = 0
+            #expect(_LowQuantileLine.select(&scratch, k, comparisons: &comparisons) == sorted[k])
+            #expect(comparisons <= 8 * count, "\(order), k = \(k): \(comparisons) comparisons")
+        }
+    }
+
+    @Test("select on any order: bounded by its passes and a heap sort, and right (every order of 8 values)")
+    func selectBoundedOnEveryOrder() {
+        // Every permutation of 8 distinct values, every k: right, and never over the bound of the
+        // passes (each scans the range once) plus a heap sort.
+        var permutation = Array(0..<8).map(Double.init)
+        let count = permutation.count
+        let bound =
+            _LowQuantileLine.mostSelectionPasses(count: count) * (count + 6) + 4 * count * 3
+        var worst = 0
+        func visit(_ depth: Int) {
+            if depth == count {
+                for k in 0..<count {
+                    var scratch = permutation
+                    var comparisons = 0
+                    let value = _LowQuantileLine.select(&scratch, k, comparisons: &comparisons)
+                    if value != Double(k) { Issue.record("\(permutation), k = \(k): \(value)") }
+                    worst = max(worst, comparisons)
+                }
+                return
+            }
+            for index in depth..<count {
+                permutation.swapAt(depth, index)
+                visit(depth + 1)
+                permutation.swapAt(depth, index)
+            }
+        }
+        visit(0)
+        #expect(worst <= bound, "worst \(worst) comparisons, bound \(bound)")
+    }
+
+    @Test("the heap sort select falls back on sorts a range in place, the rest untouched")
+    func heapSortRange() {
+        var random = SplitMix64(seed: 9)
+        let values = (0..<100).map { _ in Double(random.next() % 50) }
+        var scratch = values
+        var comparisons = 0
+        _LowQuantileLine.heapSort(&scratch, 10...89, comparisons: &comparisons)
+        #expect(Array(scratch[10...89]) == values[10...89].sorted())
+        #expect(Array(scratch[0..<10]) == Array(values[0..<10]))
+        #expect(Array(scratch[90...]) == Array(values[90...]))
+        #expect(comparisons > 0 && comparisons <= 2 * 80 * 7)
+    }
+
     @Test("returns on a line exactly: the quantile line agrees with it")
     func exactLine() {
         let times = (0..<Int64(64)).map { Self.phase + $0 * Self.period }
@@ -95,6 +176,21 @@ struct LowQuantileLineTests {
         let corrected = line.slope(
             times: times, numbers: numbers, hullSlope: Double(Self.period) + 1_000, margin: 1, reach: 5_000)
         #expect(abs((corrected ?? 0) - Double(Self.period)) * 63 <= _LowQuantileLine.resolution)
+    }
+
+    @Test("the quantile line beyond the reach: no slope (the search's edge is not a minimum)")
+    func beyondReach() {
+        let times = (0..<Int64(64)).map { Self.phase + $0 * Self.period }
+        let numbers = Array(0..<Int64(64))
+        var line = _LowQuantileLine(capacity: 64)
+        // A hull 3 µs per vsync off, searched only 2 µs per vsync either way: the check loss falls
+        // all the way to the edge; that edge is no line (before, it came back as the slope).
+        for offset in [3_000.0, -3_000.0] {
+            #expect(
+                line.slope(
+                    times: times, numbers: numbers, hullSlope: Double(Self.period) + offset, margin: 1, reach: 2_000)
+                    == nil)
+        }
     }
 
     @Test("no room between the margin and the reach: no search")

@@ -39,24 +39,30 @@ struct _LowQuantileLine {
         -> Double?
     {
         precondition(times.count == numbers.count && times.count >= 2, "a window of returns fits a line")
+        let span = Double(max(1, numbers[numbers.count - 1] - numbers[0]))
         guard reach > margin else { return nil }
         var range: ClosedRange<Double>
+        let edge: Double
         if descent(times: times, numbers: numbers, slope: hullSlope - margin) > 0 {
             range = (hullSlope - reach)...(hullSlope - margin)
+            edge = range.lowerBound
         } else if descent(times: times, numbers: numbers, slope: hullSlope + margin) < 0 {
             range = (hullSlope + margin)...(hullSlope + reach)
+            edge = range.upperBound
         } else {
             return nil
         }
         // The check loss, minimized over the line's height, is convex in the slope: bisect on the
         // sign of its derivative.
-        let span = Double(max(1, numbers[numbers.count - 1] - numbers[0]))
         while (range.upperBound - range.lowerBound) * span > Self.resolution {
             let middle = (range.lowerBound + range.upperBound) / 2
             range =
                 descent(times: times, numbers: numbers, slope: middle) < 0
                 ? middle...range.upperBound : range.lowerBound...middle
         }
+        // A slope at the edge of the reach is no minimum found, only where the search stopped
+        // (the check loss still falling there): no line is resolved within the reach.
+        guard !range.contains(edge) else { return nil }
         return (range.lowerBound + range.upperBound) / 2
     }
 
@@ -90,16 +96,44 @@ struct _LowQuantileLine {
 
     /// The `k`-th smallest of `values` (Hoare's selection; reorders them).
     static func select(_ values: inout [Double], _ k: Int) -> Double {
+        var comparisons = 0
+        return select(&values, k, comparisons: &comparisons)
+    }
+
+    /// The `k`-th smallest of `values`, adding the comparisons made to `comparisons`.
+    ///
+    /// Each pass partitions around the median of the values at the range's quarter points (a
+    /// window whose delays rise then fall, or fall then rise, put the range's middle value at an
+    /// end of its order: Hoare's middle pivot then took about 130 comparisons per value for 512);
+    /// after ``mostSelectionPasses(count:)`` passes the range is heap-sorted, so that no order of
+    /// values costs more than about 2 n log₂ n on top.
+    static func select(_ values: inout [Double], _ k: Int, comparisons: inout Int) -> Double {
         precondition(k >= 0 && k < values.count, "select an element that exists")
         var left = 0
         var right = values.count - 1
+        var passesLeft = mostSelectionPasses(count: values.count)
         while left < right {
-            let pivot = values[(left + right) / 2]
+            guard passesLeft > 0 else {
+                heapSort(&values, left...right, comparisons: &comparisons)
+                break
+            }
+            passesLeft -= 1
+            let span = right - left
+            let (a, b, c) = (values[left + span / 4], values[left + span / 2], values[left + 3 * span / 4])
+            let pivot = max(min(a, b), min(max(a, b), c))
+            comparisons += 3
             var i = left
             var j = right
             while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
+                while values[i] < pivot {
+                    i += 1
+                    comparisons += 1
+                }
+                while values[j] > pivot {
+                    j -= 1
+                    comparisons += 1
+                }
+                comparisons += 2
                 if i <= j {
                     values.swapAt(i, j)
                     i += 1
@@ -115,5 +149,37 @@ struct _LowQuantileLine {
             }
         }
         return values[k]
+    }
+
+    /// The partitioning passes ``select(_:_:comparisons:)`` makes before it heap-sorts what is
+    /// left: twice the passes that halving `count` values down to one takes (2 ⌈log₂ count⌉ + 2),
+    /// so ordinary orders never reach it.
+    static func mostSelectionPasses(count: Int) -> Int {
+        2 * (Int.bitWidth - max(1, count).leadingZeroBitCount) + 2
+    }
+
+    /// Sorts `values[range]` in place by heap sort (no allocation), counting its comparisons.
+    static func heapSort(_ values: inout [Double], _ range: ClosedRange<Int>, comparisons: inout Int) {
+        let base = range.lowerBound
+        let count = range.count
+        func siftDown(_ start: Int, _ end: Int) {
+            var root = start
+            while 2 * root + 1 < end {
+                var child = 2 * root + 1
+                if child + 1 < end {
+                    comparisons += 1
+                    if values[base + child] < values[base + child + 1] { child += 1 }
+                }
+                comparisons += 1
+                guard values[base + root] < values[base + child] else { return }
+                values.swapAt(base + root, base + child)
+                root = child
+            }
+        }
+        for start in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(start, count) }
+        for end in stride(from: count - 1, to: 0, by: -1) {
+            values.swapAt(base, base + end)
+            siftDown(0, end)
+        }
     }
 }
