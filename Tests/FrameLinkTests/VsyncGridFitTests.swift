@@ -71,3 +71,72 @@ struct VsyncGridFitTests {
                 calledAt: call, returnedAt: Self.vsync(102) - _VsyncGrid.earlyTolerance / 2))
     }
 }
+
+/// Lone returns early for the line, by the same amount: taken into the window (`_VsyncGrid.agreeingEarlyReturns`).
+@Suite("Vsync grid: lone early returns")
+struct VsyncGridEarlyReturnTests {
+    static let period: Int64 = 16_666_667
+    static let phase: Int64 = 3_300_000
+
+    /// A grid fed 200 returns 1.0-1.1 ms late, then `extra` returns, each 1 ms late or at `early(k)`
+    /// when that gives a time.
+    static func grid(seed: UInt64, extra: Int, early: (Int64, inout SplitMix64) -> Int64?) -> _VsyncGrid {
+        var random = SplitMix64(seed: seed)
+        var grid = _VsyncGrid(nominalPeriod: period)
+        for vsync in Int64(0)..<Int64(200 + extra) {
+            let late = phase + vsync * period + 1_000_000 + Int64(random.next() % 100_000)
+            if vsync >= 200, let time = early(vsync, &random) {
+                grid.add(returnTime: time)
+            } else {
+                grid.add(returnTime: late)
+            }
+        }
+        return grid
+    }
+
+    /// How far the line is from the true vsync after the window's returns.
+    static func lineError(_ grid: _VsyncGrid, vsync: Int64) -> Int64 {
+        let truth = phase + vsync * period
+        return grid.time(ofNumber: grid.number(atOrBefore: truth + period / 2)) - truth
+    }
+
+    @Test(
+        "table: a window begun on late returns learns the vsync from lone prompt ones once three agree",
+        arguments: [1, 2, 3] as [UInt64])
+    func agreeingPromptReturns(seed: UInt64) {
+        // Before: the line stayed on the late returns, 1 ms after the vsync.
+        let before = Self.grid(seed: seed, extra: 0) { _, _ in nil }
+        #expect(Self.lineError(before, vsync: 200) >= 900_000)
+        // Every 10th vsync from 200 on returns at once (under 10 µs): after three, the line is on them.
+        let after = Self.grid(seed: seed, extra: 40) { vsync, random in
+            vsync % 10 == 5 ? Self.phase + vsync * Self.period + Int64(random.next() % 10_000) : nil
+        }
+        #expect(abs(Self.lineError(after, vsync: 240)) <= 20_000, "\(Self.lineError(after, vsync: 240)) ns")
+        // Two are not enough.
+        let two = Self.grid(seed: seed, extra: 20) { vsync, random in
+            vsync % 10 == 5 ? Self.phase + vsync * Self.period + Int64(random.next() % 10_000) : nil
+        }
+        #expect(Self.lineError(two, vsync: 220) >= 900_000)
+    }
+
+    @Test("lone early returns that disagree (presents that did not wait) stay out of the window")
+    func disagreeingEarlyReturns() {
+        // Every 10th return anywhere 0.5 to 4.5 ms before the line, 30 of them: no three within 50 µs.
+        let grid = Self.grid(seed: 4, extra: 300) { vsync, random in
+            vsync % 10 == 5
+                ? Self.phase + vsync * Self.period + 1_000_000 - 500_000 - Int64(random.next() % 4_000_000) : nil
+        }
+        #expect(Self.lineError(grid, vsync: 500) >= 900_000)
+    }
+
+    @Test("early returns in a row (another display's phase) restart the window, not join it")
+    func earlyReturnsInARow() {
+        // From vsync 200 on, every return 3 ms earlier than before: the window restarts on them.
+        let grid = Self.grid(seed: 5, extra: 60) { vsync, random in
+            Self.phase + vsync * Self.period - 2_000_000 + Int64(random.next() % 100_000)
+        }
+        #expect(grid.relocks == 1)
+        // (The new line follows the new phase: 2 ms before the old vsync.)
+        #expect(abs(Self.lineError(grid, vsync: 260) + 2_000_000) <= 100_000, "\(Self.lineError(grid, vsync: 260)) ns")
+    }
+}
