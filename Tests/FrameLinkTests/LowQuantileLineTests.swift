@@ -193,6 +193,25 @@ struct LowQuantileLineTests {
         }
     }
 
+    @Test("two modes with the quantile in the gap between them: not resolved, no slope")
+    func quantileInAGap() {
+        // 200 returns, every 20th prompt (a twentieth of them), the rest 1.0-1.06 ms late: the
+        // quantile's rank is the lowest late return, a millisecond above the prompt ones.
+        let numbers = Array(0..<Int64(200))
+        let times = numbers.map { Self.phase + $0 * Self.period + ($0 % 20 == 0 ? 0 : 1_000_000 + ($0 % 7) * 10_000) }
+        var line = _LowQuantileLine(capacity: 200)
+        let spread = line.quantileSpread(times: times, numbers: numbers, slope: Double(Self.period))
+        #expect(spread >= 900_000, "\(spread) ns")
+        // Asked about a hull 1 µs per vsync off, the quantile line is not taken.
+        #expect(
+            line.slope(
+                times: times, numbers: numbers, hullSlope: Double(Self.period) + 1_000, margin: 100,
+                reach: 5_000) == nil)
+        // Delays spread evenly and densely: the returns about the quantile lie close together.
+        let even = numbers.map { Self.phase + $0 * Self.period + ($0 * 7_919) % 1_000_000 }
+        #expect(line.quantileSpread(times: even, numbers: numbers, slope: Double(Self.period)) <= 50_000)
+    }
+
     @Test("no room between the margin and the reach: no search")
     func noRoom() {
         let times = (0..<Int64(64)).map { Self.phase + $0 * Self.period + ($0 % 3) * 100_000 }
