@@ -114,9 +114,6 @@ struct _VsyncGrid {
     private var numbers: [Int64] = []
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
-    /// Returns that came early for the line, each alone between returns that fit (see
-    /// ``agreeingEarlyReturns``), newest last.
-    private var loneEarlyReturns: [Int64] = []
     /// The display's nominal period, used only until the window has its own (the source updates
     /// it when the host reports another display); kept inside ``plausiblePeriods``, since the grid
     /// divides by it.
@@ -197,7 +194,6 @@ struct _VsyncGrid {
         times.reserveCapacity(Self.capacity)
         numbers.reserveCapacity(Self.capacity)
         strays.reserveCapacity(Self.relockRun)
-        loneEarlyReturns.reserveCapacity(Self.agreeingEarlyReturns)
         hull.reserveCapacity(Self.capacity)
     }
 
@@ -206,7 +202,6 @@ struct _VsyncGrid {
         times.removeAll(keepingCapacity: true)
         numbers.removeAll(keepingCapacity: true)
         strays.removeAll(keepingCapacity: true)
-        loneEarlyReturns.removeAll(keepingCapacity: true)
         hasGrid = false
         isStable = nil
         isPhaseLocked = false
@@ -381,65 +376,10 @@ struct _VsyncGrid {
             if strays.count >= Self.relockRun { relock() }
             return false
         }
-        if strays.count == 1 { noteLoneStray(strays[0], early: early) }
         strays.removeAll(keepingCapacity: true)
         append(time, number: number)
         fit()
         return true
-    }
-
-    /// Lone returns early for the line, by the same amount, that show the line sits too high:
-    /// three. Delays are never negative, so a return before the line means the line is late, or
-    /// the return is not this display's vsync (another display, whose returns then all come off
-    /// the line and restart the window after ``relockRun``, or a present that did not wait). A
-    /// window that began on late returns (a compositor that lets a present through at once now and
-    /// then, among ones a millisecond late) takes each prompt return, a millisecond before its
-    /// line, for a stray, and never learns the vsync's phase: an independent review found every
-    /// claimed timestamp 1 ms late. Returns that came early alone, with returns that fit around
-    /// them, and early by the same amount within ``lockTolerance``, are vsyncs the line missed:
-    /// the window takes them in. (Early returns of presents that did not wait come anywhere
-    /// before the line: three agreeing within 50 µs by chance, one in thousands of such triples.)
-    static let agreeingEarlyReturns = 3
-
-    /// Notes a return that did not fit and was alone (the next one fits): when it came early for
-    /// the line and ``agreeingEarlyReturns`` such returns agree, takes them into the window.
-    private mutating func noteLoneStray(_ time: Int64, early: Int64) {
-        let offset = time - fittedTime(ofNumber: fittedNumber(atOrBefore: time + Int64(period / 2)))
-        guard offset < -early else { return }
-        // Keep only the earlier ones that agree with this one.
-        var kept = 0
-        for index in loneEarlyReturns.indices {
-            let other = loneEarlyReturns[index]
-            let otherOffset = other - fittedTime(ofNumber: fittedNumber(atOrBefore: other + Int64(period / 2)))
-            if abs(otherOffset - offset) <= Self.lockTolerance {
-                loneEarlyReturns[kept] = other
-                kept += 1
-            }
-        }
-        loneEarlyReturns.removeLast(loneEarlyReturns.count - kept)
-        if loneEarlyReturns.count == Self.agreeingEarlyReturns {
-            loneEarlyReturns.removeFirst()
-        }
-        loneEarlyReturns.append(time)
-        guard loneEarlyReturns.count >= Self.agreeingEarlyReturns else { return }
-        for early in loneEarlyReturns {
-            insert(early, number: fittedNumber(atOrBefore: early + Int64(period / 2)))
-        }
-        loneEarlyReturns.removeAll(keepingCapacity: true)
-        fit()
-    }
-
-    /// Puts a return into the window in the order of its vsync number (none older than the window,
-    /// none on a vsync that already has one).
-    private mutating func insert(_ time: Int64, number: Int64) {
-        guard let first = numbers.first, number > first, !numbers.contains(number) else { return }
-        if times.count == Self.capacity {
-            times.removeFirst()
-            numbers.removeFirst()
-        }
-        let index = numbers.firstIndex { $0 > number } ?? numbers.count
-        times.insert(time, at: index)
-        numbers.insert(number, at: index)
     }
 
     /// How early before the line a return still fits: the line may sit above the true grid by up to
