@@ -33,8 +33,10 @@ struct _LowQuantileLine {
 
     /// The slope of the quantile line when it lies outside `hullSlope ± margin` (nil when inside:
     /// the two agree within the hull's stated error), searched no further than `reach` from the
-    /// hull's. `times` and `numbers` are the window's returns and their vsync numbers (at least
-    /// ``leastReturns``).
+    /// hull's. Nil too when the search ends at the reach (no minimum within it), or when the
+    /// returns about the quantile lie further apart than the margin allows
+    /// (``quantileSpread(times:numbers:slope:)``: the quantile is not resolved). `times` and
+    /// `numbers` are the window's returns and their vsync numbers (at least ``leastReturns``).
     mutating func slope(times: [Int64], numbers: [Int64], hullSlope: Double, margin: Double, reach: Double)
         -> Double?
     {
