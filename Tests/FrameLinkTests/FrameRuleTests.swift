@@ -92,7 +92,7 @@ struct FrameRuleTests {
         let loop = FrameLoop(source: source)
         var rules: [Int64: _FrameRule] = [:]
         DisplayLink { link in
-            rules[link.frameIndex] = source.frameRule
+            rules[link.frameIndex] = source.pacer.frameRule
             source.isWindowHidden = (200..<260).contains(link.frameIndex)
             lab.work(for: .milliseconds(4))
         }.add(to: loop, forMode: .common)

@@ -147,9 +147,9 @@ struct PresentationReportTests {
         let frame = source.presentCount
         // Shown 20 ms ago: before its present was called (at most a period ago).
         source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now - 20_000_000))
-        #expect(source.ignoredReports == 1)
+        #expect(source.pacer.ignoredReports == 1)
         source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now - 1_000))
-        #expect(source.ignoredReports == 1)
+        #expect(source.pacer.ignoredReports == 1)
         source.reportPresentation(ofFrame: frame - 1, at: FrameInstant(nanoseconds: now))  // repeated
         source.reportPresentation(ofFrame: frame - 2, at: FrameInstant(nanoseconds: now))  // out of order
         source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now - 1_000))  // not after the last
@@ -157,9 +157,9 @@ struct PresentationReportTests {
         source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: -1))  // before the start
         source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: .max))  // a sentinel
         source.reportPresentation(ofFrame: frame + 5, at: FrameInstant(nanoseconds: now))  // never presented
-        #expect(source.ignoredReports == 8)
+        #expect(source.pacer.ignoredReports == 8)
         source.reportPresentation(ofFrame: frame, at: FrameInstant(nanoseconds: now))
-        #expect(source.ignoredReports == 8)
+        #expect(source.pacer.ignoredReports == 8)
     }
 
     @Test("when feedback stops, the source goes back to present's returns, and takes reports again when they come")
@@ -186,7 +186,7 @@ struct PresentationReportTests {
         reporting.isOn = true
         loop.run(frames: 2)
         #expect(source.receivesPresentationFeedback)
-        #expect(source.ignoredReports == 0)
+        #expect(source.pacer.ignoredReports == 0)
     }
 
     @Test("garbage reports never stop the loop, and its timestamps stay finite and ordered")

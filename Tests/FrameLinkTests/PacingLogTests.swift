@@ -75,7 +75,7 @@ struct PacingLogTests {
             let loop = FrameLoop(source: source)
             DisplayLink { _ in clock.advance(nanoseconds: 100_000) }.add(to: loop, forMode: .common)
             loop.run(frames: 1_000)
-            fits = source.discardedImplausibleFits
+            fits = source.pacer.discardedImplausibleFits
         }
         #expect(fits >= 1)
         let notices = messages.filter { $0.level == .notice && $0.text.contains("no display has") }

@@ -77,7 +77,7 @@ public enum PacingReason: Sendable, Hashable, CustomStringConvertible {
         case .checkingPhase:
             "present blocks; checking that its returns keep the display's phase when frames move"
         case .presentBlocks(let median, let grid):
-            "present blocks for \(Milliseconds(median)) ms (median of \(PresentSource.presentDurationsWindow) frames); vsync grid at \(grid)"
+            "present blocks for \(Milliseconds(median)) ms (median of \(_PresentPacer.presentDurationsWindow) frames); vsync grid at \(grid)"
         case .presentReturnsAtOnce(let median):
             "present returned in \(Milliseconds(median)) ms, vsync not honoured"
         case .returnsKeepNoPhase(let median):

@@ -1,21 +1,13 @@
-// PresentSource's mode and reason as text, for tracker.reports.
-extension PresentSource {
-    /// The current mode.
-    public var mode: Mode { pacingState.mode }
-
-    /// Why the source is in its current mode, in a sentence, such as
-    /// `"present returned in 0.05 ms, vsync not honoured"` (rendered from ``pacingState``: read
-    /// its ``PacingState/reason`` to decide anything).
-    public var reason: String { pacingState.description }
-
-    /// The mode, the rate and the reason, for tracker.reports.
-    public var pacingDescription: String {
+// The pacer's state as text: what `PresentSource.pacingDescription` says.
+extension _PresentPacer {
+    /// The mode, the rate and the reason, with the host's `note` (`PresentSource.pacingDescription`).
+    mutating func describe(note: String?) -> String {
         var text: String
         switch mode {
         case .vsync:
             let rate = measuredRefreshRate.map { "\($0) measured" } ?? "\(displayRefreshRate) nominal"
-            let lock = isPhaseLocked ? ", phase-locked" : ""
-            let feedback = receivesPresentationFeedback ? ", presentation feedback" : ""
+            let lock = tracker.isPhaseLocked ? ", phase-locked" : ""
+            let feedback = tracker.receivesFeedback ? ", presentation feedback" : ""
             text = "vsync (\(rate)\(lock)\(feedback)): \(pacingState)"
         case .deadline:
             text = "deadline \(deadline.refreshRate): \(pacingState)"
@@ -35,7 +27,7 @@ extension PresentSource {
                 + "\(Milliseconds(budget)) ms budget"
         }
         if let note { text += " (\(note))" }
-        if clock.sleepsInRealTime, let mainQueueNote = MainQueueDrain.note { text += "; \(mainQueueNote)" }
+        if deadline.clock.sleepsInRealTime, let mainQueueNote = MainQueueDrain.note { text += "; \(mainQueueNote)" }
         return text
     }
 }

@@ -1,13 +1,15 @@
-// PresentSource's frame-rate ranges (`PresentSource.requestFrameRate(in:)`), variable refresh and
+// The pacer's frame-rate ranges (`PresentSource.requestFrameRate(in:)`), variable refresh and
 // the automatic frame rate.
-extension PresentSource {
-    /// The vsyncs from one present to the next while frames follow the vsync: 1 (every vsync), the
-    /// divisor chosen for a requested frame-rate range (`requestFrameRate(in:)`), doubled while
-    /// auto frame rate has halved the rate. In deadline mode, 2 while auto frame rate has halved
-    /// the rate, else 1 (a requested range is then in the deadline grid's rate).
-    public var presentInterval: Int {
-        cadence.presentInterval(
-            followsVsync: mode == .vsync, base: vsyncRate, pacedDirectly: pacesRequestedRateDirectly)
+extension _PresentPacer {
+    /// The requested frame-rate range (`PresentSource.requestFrameRate(in:)`).
+    var requestedRange: FrameRateRange? { cadence.requestedRange }
+
+    /// The vsyncs from one present to the next (`PresentSource.presentInterval`).
+    var presentInterval: Int {
+        mutating get {
+            cadence.presentInterval(
+                followsVsync: mode == .vsync, base: vsyncRate, pacedDirectly: pacesRequestedRateDirectly)
+        }
     }
 
     /// Whether auto frame rate has halved the rate.
@@ -19,7 +21,9 @@ extension PresentSource {
     /// The vsyncs per frame chosen for the requested range while frames follow the vsync (1
     /// without one, or while the range is paced directly), for the display's rate (measured when
     /// known; see `_FrameRateCadence.divisor(of:)`).
-    var rangeInterval: Int { cadence.rangeInterval(of: vsyncRate, pacedDirectly: pacesRequestedRateDirectly) }
+    var rangeInterval: Int {
+        mutating get { cadence.rangeInterval(of: vsyncRate, pacedDirectly: pacesRequestedRateDirectly) }
+    }
 
     /// Whether frames are paced directly at a rate asked for (`_FrameRateCadence.pacesDirectly`):
     /// ``directRange`` on a variable-refresh display.
@@ -54,7 +58,7 @@ extension PresentSource {
     /// the display shows it when it is presented, and it is not a drop. Late after the last
     /// frame's timestamp, or after `previousShownTime` (when the frame before it is shown, if
     /// known) when that is later: a frame queued ahead covers it.
-    func isLateOnVariableRefresh(previousShownTime: Int64?) -> Bool {
+    mutating func isLateOnVariableRefresh(previousShownTime: Int64?) -> Bool {
         guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
             let lastTimestamp
         else { return false }
@@ -76,40 +80,33 @@ extension PresentSource {
         return _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: lastShown, refresh: display).drops
     }
 
-    /// The effective frame rate: the display's (measured when known) divided by ``presentInterval``
-    /// while frames follow the vsync; the deadline grid's rate (a requested range's, when one is
-    /// requested) divided by it in deadline mode.
-    public var refreshRate: FrameRate {
-        let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
-        return base.divided(by: presentInterval)
+    /// The effective frame rate (`PresentSource.refreshRate`).
+    var refreshRate: FrameRate {
+        mutating get {
+            let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
+            return base.divided(by: presentInterval)
+        }
     }
 
-    /// Paces frames at a rate in `range`, or as the display goes again for `nil`
-    /// (``FrameLoop/preferredFrameRateRange`` calls it):
-    /// - while frames follow a fixed vsync, the present goes out on every k-th vsync, the k that
-    ///   puts the display's rate in the range closest to the preferred rate (30 on 60 Hz, 72 on
-    ///   144 Hz for 60–90 Hz preferring 72, 48 on 144 Hz for 40–50 Hz);
-    /// - on a variable-refresh display (``variableRefreshRange``), frames are paced by deadline at
-    ///   the preferred rate (never above the display's maximum), and the display shows each as it
-    ///   comes;
-    /// - in deadline mode (no vsync honoured), the deadline grid runs at the preferred rate.
-    @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {
+    /// Paces frames at a rate in `range` (`PresentSource.requestFrameRate(in:)`).
+    mutating func requestFrameRate(in range: FrameRateRange?) {
         if cadence.request(range) { applyRequestedRange() }
     }
 
-    /// The rate chosen for the requested range and why, for the current mode; `nil` while none
-    /// is requested, and while pacing is off.
-    public var frameRateChoice: FrameRateChoice? {
-        guard let requestedRange, mode != .unpaced else { return nil }
-        if mode == .vsync && !pacesRequestedRateDirectly {
-            return requestedRange.choice(dividing: vsyncRate, by: rangeInterval)
+    /// The rate chosen for the requested range and why (`PresentSource.frameRateChoice`).
+    var frameRateChoice: FrameRateChoice? {
+        mutating get {
+            guard let requestedRange, mode != .unpaced else { return nil }
+            if mode == .vsync && !pacesRequestedRateDirectly {
+                return requestedRange.choice(dividing: vsyncRate, by: rangeInterval)
+            }
+            return deadline.frameRateChoice
         }
-        return deadline.frameRateChoice
     }
 
     /// Applies the requested range: the vsync divisor is chosen afresh, and the deadline grid
     /// (see ``applyDeadlineRange()``).
-    func applyRequestedRange() {
+    mutating func applyRequestedRange() {
         cadence.chooseAgain()
         if pacesRequestedRateDirectly, let range = directRange, let display = variableRefreshRange {
             applyDeadlineRange()
@@ -132,7 +129,7 @@ extension PresentSource {
     /// The deadline grid's rate for the requested range on a fixed display: the same division of
     /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
     /// else the preferred rate directly but never above the display's rate.
-    func applyDeadlineRange() {
+    mutating func applyDeadlineRange() {
         let vsyncIsKnown =
             measuredRefreshRate != nil && tracker.grid.isUsable && !tracker.keepsNoPhase
             && !tracker.returnsFollowFrames && !vsyncIsFasterThanDisplay
@@ -143,7 +140,7 @@ extension PresentSource {
     }
 
     /// Notes what the frame's work cost: for the back-to-back frames, and the automatic frame rate.
-    func noteFrameCost(_ cost: Int64) {
+    mutating func noteFrameCost(_ cost: Int64) {
         backToBack.noteFrameCost(cost)
         guard automaticFrameRate else { return }
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
@@ -153,13 +150,15 @@ extension PresentSource {
     /// What the halved rate presents on: every 2nd deadline of a requested range's rate, or every
     /// 2k-th vsync for a divisor k.
     var halvedCadence: String {
-        mode == .deadline && cadence.requestedRange != nil
-            ? FrameRateRange.ordinal(_AutoFrameRate.halvingFactor) + " deadline"
-            : FrameRateRange.ordinal(rangeInterval * _AutoFrameRate.halvingFactor) + " vsync"
+        mutating get {
+            mode == .deadline && cadence.requestedRange != nil
+                ? FrameRateRange.ordinal(_AutoFrameRate.halvingFactor) + " deadline"
+                : FrameRateRange.ordinal(rangeInterval * _AutoFrameRate.halvingFactor) + " vsync"
+        }
     }
 
     /// Logs what the automatic frame rate did (`back` says why it went back to the full rate).
-    func apply(
+    mutating func apply(
         _ action: _AutoFrameRate.Action,
         back: String = "the frame cost is under \(_AutoFrameRate.restoringPercent) % of the budget"
     ) {

@@ -1,6 +1,6 @@
-// PresentSource's detection: whether present blocks on the display's vsync, decided by the pacing
+// The pacer's detection: whether present blocks on the display's vsync, decided by the pacing
 // machine (``_PacingMachine``) from what is measured.
-extension PresentSource {
+extension _PresentPacer {
     /// Whether the first frames are still presented back to back.
     var isProbing: Bool { backToBack.isRunning }
     /// Whether frames may go back to back to measure again whether present blocks: the last frames
@@ -10,14 +10,8 @@ extension PresentSource {
         backToBack.framesAreLight(period: displayRefreshRate.periodNanoseconds) && !capsAtDisplayRefreshRate
             && requestedRange == nil && !halvesRate
     }
-    /// Tells ``onPacingStateChange`` of a state that changed since it was last told.
-    func announcePacingState() {
-        guard pacingState != announcedState else { return }
-        announcedState = pacingState
-        onPacingStateChange?(pacingState)
-    }
-
-    func applyRequestedPacing() {
+    /// Takes in a change of the requested pacing.
+    mutating func applyRequestedPacing() {
         chainFill.forget()
         let before = mode
         machine.pacingRequested(pacing)
@@ -36,21 +30,23 @@ extension PresentSource {
 
     /// What the source has measured, for the pacing machine.
     var evidence: _PacingMachine.Evidence {
-        _PacingMachine.Evidence(
-            presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
-            displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
-            gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
-            lastReturnFits: lastReturnFits, receivesFeedback: receivesPresentationFeedback,
-            returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
-            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: tracker.rateVerdict.isDoubted,
-            presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
-            mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
-            keepsNoPhase: tracker.keepsNoPhase, gridIsUsable: tracker.grid.isUsable,
-            presentWindowIsFull: presentDurations.count == presentDurations.capacity)
+        mutating get {
+            _PacingMachine.Evidence(
+                presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
+                displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
+                gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
+                lastReturnFits: lastReturnFits, receivesFeedback: tracker.receivesFeedback,
+                returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
+                vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: tracker.rateVerdict.isDoubted,
+                presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
+                mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
+                keepsNoPhase: tracker.keepsNoPhase, gridIsUsable: tracker.grid.isUsable,
+                presentWindowIsFull: presentDurations.count == presentDurations.capacity)
+        }
     }
 
     /// Lets the pacing machine decide from what is measured, and does what it says.
-    func detect() {
+    mutating func detect() {
         let before = mode
         let action = machine.frameBegan(evidence)
         if mode != before { modeDidChange(from: before) }
@@ -85,14 +81,16 @@ extension PresentSource {
     /// present interval, or, while the last frames cost more than a period, one more than the
     /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
     var explainedVsyncMultiple: Int64 {
-        let period = displayRefreshRate.periodNanoseconds
-        return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
+        mutating get {
+            let period = displayRefreshRate.periodNanoseconds
+            return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
+        }
     }
 
     /// Presents the next frames back to back (or until one blocks), and measures again
     /// whether present blocks: the start-up probe, again, once frames are fast enough to fill a
     /// swap chain.
-    func startBackToBackFrames() {
+    mutating func startBackToBackFrames() {
         backToBack.start(afterPresent: presentCount)
         presentDurations.removeAll()
         // A fit from before the slow frames is carried over a gap with no returns: its line may
@@ -106,15 +104,17 @@ extension PresentSource {
     /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
     /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
     /// has decided to pace by deadline; always under forced pacing.
-    @_spi(FrameSourceImplementation) public var acceptsLateFrames: Bool {
-        pacing != .automatic || machine.hasDecided(evidence)
+    var acceptsLateFrames: Bool {
+        mutating get {
+            pacing != .automatic || machine.hasDecided(evidence)
+        }
     }
 
     /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the
     /// present durations are timed afresh, and in deadline mode the deadline grid keeps the vsync's
     /// rate and phase where they are known (a window hidden, or a swap chain whose presents stopped
     /// blocking, is still best paced on the display's grid).
-    func modeDidChange(from oldMode: Mode) {
+    mutating func modeDidChange(from oldMode: PresentSource.Mode) {
         FrameLinkLogging.logger.debug(
             "pacing: \(oldMode) → \(mode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
         presentDurations.removeAll()
