@@ -20,16 +20,23 @@ struct PacingLogTests {
             set { metadata[key] = newValue }
         }
 
+        /// Called with each message, as a game's handler might (annotating it with the loop's state).
+        var onLog: (@MainActor () -> Void)?
+
         func log(event: LogEvent) {
             messages.append((event.level, "\(event.message)"))
+            MainActor.assumeIsolated { onLog?() }
         }
     }
 
     /// Runs `body` with FrameLink's logger writing into a capture, and returns what it kept.
     /// `level` is the capture's level (every message unless told).
-    func capturing(level: Logger.Level = .trace, _ body: () -> Void) -> [(level: Logger.Level, text: String)] {
+    func capturing(
+        level: Logger.Level = .trace, onLog: (@MainActor () -> Void)? = nil, _ body: () -> Void
+    ) -> [(level: Logger.Level, text: String)] {
         let capture = Capture()
         capture.logLevel = level
+        capture.onLog = onLog
         let previous = FrameLinkLogging.logger
         FrameLinkLogging.logger = Logger(label: FrameLinkLogging.label) { _ in capture }
         defer { FrameLinkLogging.logger = previous }
@@ -184,5 +191,45 @@ struct PacingLogTests {
         }
         let waits = messages.filter { $0.text.hasPrefix("frame waits:") }
         #expect(waits.count == 1, "\(messages.map(\.text))")
+    }
+
+    @Test(
+        "a log handler may read the source for every message (mode changes, a lock gained and lost, a re-lock, the automatic frame rate both ways): lines are written once the pacer's work is done, never inside it (a read there was a fatal access conflict)"
+    )
+    func handlerReadsTheSource() throws {
+        var reads = 0
+        var source: PresentSource?
+        let readTheSource: @MainActor () -> Void = {
+            guard let source else { return }
+            // What a game's handler might add to each line: the pacing state, the rate, the lock.
+            _ = source.pacingDescription
+            _ = (source.mode, source.reason, source.pacingState, source.refreshRate, source.measuredRefreshRate)
+            _ = (source.isPhaseLocked, source.targetTimestamp, source.presentInterval, source.frameRateChoice)
+            _ = (source.now, source.presentCount, source.receivesPresentationFeedback, source.acceptsLateFrames)
+            reads += 1
+        }
+        let messages = capturing(onLog: readTheSource) {
+            let lab = DisplayLab(
+                refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
+            let made = lab.makeSource()
+            source = made
+            made.automaticFrameRate = true
+            let loop = FrameLoop(source: made)
+            DisplayLink { link in
+                lab.work(for: .milliseconds(link.frameIndex >= 700 && link.frameIndex < 900 ? 20 : 2))
+                if link.frameIndex == 300 { lab.isHidden = true }
+                if link.frameIndex == 400 { lab.isHidden = false }
+                if link.frameIndex == 500 { lab.changeRefresh(to: .fixed(.hz75)) }
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 1_200)
+        }
+        #expect(reads == messages.count)
+        let texts = messages.map(\.text)
+        for said in [
+            "pacing: deadline → vsync", "vsync: phase-locked", "re-locked", "pacing: vsync → deadline",
+            "phase lock lost", "presenting every 2nd vsync", "back to the full rate",
+        ] {
+            #expect(texts.contains { $0.contains(said) }, "\(said): \(texts)")
+        }
     }
 }

@@ -22,7 +22,7 @@ extension PresentSource {
     ///   comes;
     /// - in deadline mode (no vsync honoured), the deadline grid runs at the preferred rate.
     @_spi(FrameSourceImplementation) public func requestFrameRate(in range: FrameRateRange?) {
-        pacer.requestFrameRate(in: range)
+        withPacer { $0.requestFrameRate(in: range) }
     }
 
     /// The rate chosen for the requested range and why, for the current mode; `nil` while none

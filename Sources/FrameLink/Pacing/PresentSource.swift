@@ -66,7 +66,7 @@ public final class PresentSource: FrameSource {
     /// The requested pacing. Changing it takes effect at the next frame.
     public var pacing: Pacing {
         get { pacer.pacing }
-        set { pacer.pacing = newValue }
+        set { withPacer { $0.pacing = newValue } }
     }
 
     /// The current mode and why: typed, for a game to switch on (see ``PacingReason``).
@@ -90,7 +90,7 @@ public final class PresentSource: FrameSource {
     /// host whose window moves to another display sets the new display's rate here.
     public var displayRefreshRate: FrameRate {
         get { pacer.displayRefreshRate }
-        set { pacer.displayRefreshRate = newValue }
+        set { withPacer { $0.displayRefreshRate = newValue } }
     }
 
     /// Whether ``displayRefreshRate`` is a cap that frames never exceed, from the very first frame:
@@ -108,7 +108,7 @@ public final class PresentSource: FrameSource {
     /// present held to its paced time, so frames are shown evenly at the cap.
     @_spi(FrameSourceImplementation) public var capsAtDisplayRefreshRate: Bool {
         get { pacer.capsAtDisplayRefreshRate }
-        set { pacer.capsAtDisplayRefreshRate = newValue }
+        set { withPacer { $0.capsAtDisplayRefreshRate = newValue } }
     }
 
     /// The refresh rate measured from the vsync grid (to a thousandth of a hertz), once the returns
@@ -118,7 +118,7 @@ public final class PresentSource: FrameSource {
     /// Whether the source halves the frame rate while frames run over budget (off by default).
     public var automaticFrameRate: Bool {
         get { pacer.automaticFrameRate }
-        set { pacer.automaticFrameRate = newValue }
+        set { withPacer { $0.automaticFrameRate = newValue } }
     }
 
     /// Whether the window is hidden or minimized, as the host learns from the window system
@@ -132,7 +132,7 @@ public final class PresentSource: FrameSource {
     /// shown again the swap-chain model starts afresh from the first frame shown.
     @_spi(FrameSourceImplementation) public var isWindowHidden: Bool {
         get { pacer.isWindowHidden }
-        set { pacer.isWindowHidden = newValue }
+        set { withPacer { $0.isWindowHidden = newValue } }
     }
 
     /// The range of a variable-refresh display (VRR: FreeSync, G-Sync, HDMI VRR), if the host knows
@@ -147,7 +147,7 @@ public final class PresentSource: FrameSource {
     /// it, so a host that knows sets it.
     public var variableRefreshRange: ClosedRange<FrameRate>? {
         get { pacer.variableRefreshRange }
-        set { pacer.variableRefreshRange = newValue }
+        set { withPacer { $0.variableRefreshRange = newValue } }
     }
 
     /// The buffers of the presenter's swap chain, if known: 2 (double buffering) unless told. A
@@ -240,11 +240,11 @@ public final class PresentSource: FrameSource {
     /// after it is called); while a requested rate is paced directly on a variable-refresh display,
     /// until the frame's paced time, precisely (the display shows the frame when it is presented,
     /// so the present, not only the frame's start, is held to it). Else none.
-    @_spi(FrameSourceImplementation) public func presentWait() -> FrameWait { pacer.presentWait() }
+    @_spi(FrameSourceImplementation) public func presentWait() -> FrameWait { withPacer { $0.presentWait() } }
 
     /// Presents what the last frame drew and times the call (after `presentWait()`'s wait).
     @_spi(FrameSourceImplementation) public func presentFrame() {
-        pacer.willPresent()
+        withPacer { $0.willPresent() }
         present?()
         pacer.didPresent()
     }
@@ -252,7 +252,7 @@ public final class PresentSource: FrameSource {
     /// Takes in what the present showed (did it block, where is the vsync grid) and decides the
     /// wait: none after a present that blocked until its vsync, a sleep to the grid's next vsync
     /// after one that did not, a deadline in deadline mode.
-    @_spi(FrameSourceImplementation) public func nextFrameWait() -> FrameWait { pacer.nextFrameWait() }
+    @_spi(FrameSourceImplementation) public func nextFrameWait() -> FrameWait { withPacer { $0.nextFrameWait() } }
 
     /// An idle wait until `deadline` or input.
     @_spi(FrameSourceImplementation) public func idleWait(until deadline: FrameInstant?) -> FrameWait {
@@ -262,7 +262,7 @@ public final class PresentSource: FrameSource {
     /// The frame's timestamp, now that the wait is over: the vsync of the grid in vsync mode, the
     /// deadline reached in deadline mode. A changed ``pacingState`` is told here.
     @_spi(FrameSourceImplementation) public func beginFrame(at instant: FrameInstant) -> FrameInstant {
-        let timestamp = pacer.beginFrame(at: instant)
+        let timestamp = withPacer { $0.beginFrame(at: instant) }
         if pacingState != announcedState {
             announcedState = pacingState
             onPacingStateChange?(pacingState)
@@ -292,3 +292,16 @@ public final class PresentSource: FrameSource {
 }
 
 extension PresentSource: _IdleInputWatching {}
+
+extension PresentSource {
+    /// Runs `body` on the pacer, then writes what it noted for the log: never from inside the
+    /// pacer's work, so a log handler may read the source (see ``_PacingLogEntry``).
+    func withPacer<Result>(_ body: (inout _PresentPacer) -> Result) -> Result {
+        let result = body(&pacer)
+        while !pacer.log.isEmpty {
+            let entry = pacer.log.removeFirst()
+            entry.write()
+        }
+        return result
+    }
+}

@@ -22,8 +22,9 @@ extension _PresentPacer {
             text += "; frame-rate range \(choice.range): \(choice.rate), \(choice.reason)"
         }
         if case .halved(let cost, let budget) = cadence.autoFrameRate.state {
+            let halved = halvedCadence
             text +=
-                "; presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the "
+                "; presenting every \(_PacingLogEntry.cadence(every: halved.every, ofDeadlines: halved.ofDeadlines)): frame cost \(Milliseconds(cost)) ms over the "
                 + "\(Milliseconds(budget)) ms budget"
         }
         if let note { text += " (\(note))" }

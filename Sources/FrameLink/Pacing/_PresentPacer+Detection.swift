@@ -69,8 +69,7 @@ extension _PresentPacer {
         case .notePresentFollowsFrames:
             tracker.returnsFollowFrames = true
             tracker.keepsNoPhase = true
-            FrameLinkLogging.logger.debug(
-                "pacing: \(pacingState.reason)", metadata: ["refresh": "\(displayRefreshRate)"])
+            log.append(.presentFollowsFrames(pacingState.reason, rate: displayRefreshRate))
         case .clearDoubtsAboutGrid:
             tracker.keepsNoPhase = false
             tracker.rateVerdict.clear()
@@ -96,9 +95,7 @@ extension _PresentPacer {
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if tracker.grid.hasGrid { tracker.grid.restartPhase() }
-        FrameLinkLogging.logger.debug(
-            "pacing: frames take under three quarters of a period now; up to \(_BackToBackFrames.limit) go back to back, to see whether present blocks once the swap chain fills (it could not while frames were slower)",
-            metadata: ["refresh": "\(displayRefreshRate)"])
+        log.append(.measuringAgain(rate: displayRefreshRate))
     }
 
     /// Whether frames may begin late (``FrameLoop/minimizesInputLatency``) without disturbing what
@@ -115,8 +112,7 @@ extension _PresentPacer {
     /// rate and phase where they are known (a window hidden, or a swap chain whose presents stopped
     /// blocking, is still best paced on the display's grid).
     mutating func modeDidChange(from oldMode: PresentSource.Mode) {
-        FrameLinkLogging.logger.debug(
-            "pacing: \(oldMode) → \(mode): \(pacingState)", metadata: ["refresh": "\(displayRefreshRate)"])
+        log.append(.modeChanged(from: oldMode, to: pacingState, rate: displayRefreshRate))
         presentDurations.removeAll()
         if mode == .deadline, let lastTimestamp {
             if let measuredRefreshRate, tracker.grid.isUsable { deadline.refreshRate = measuredRefreshRate }

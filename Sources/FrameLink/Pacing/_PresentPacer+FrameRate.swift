@@ -149,30 +149,28 @@ extension _PresentPacer {
 
     /// What the halved rate presents on: every 2nd deadline of a requested range's rate, or every
     /// 2k-th vsync for a divisor k.
-    var halvedCadence: String {
+    var halvedCadence: (every: Int, ofDeadlines: Bool) {
         mutating get {
             mode == .deadline && cadence.requestedRange != nil
-                ? FrameRateRange.ordinal(_AutoFrameRate.halvingFactor) + " deadline"
-                : FrameRateRange.ordinal(rangeInterval * _AutoFrameRate.halvingFactor) + " vsync"
+                ? (_AutoFrameRate.halvingFactor, true) : (rangeInterval * _AutoFrameRate.halvingFactor, false)
         }
     }
 
-    /// Logs what the automatic frame rate did (`back` says why it went back to the full rate).
-    mutating func apply(
-        _ action: _AutoFrameRate.Action,
-        back: String = "the frame cost is under \(_AutoFrameRate.restoringPercent) % of the budget"
-    ) {
+    /// Notes in the log what the automatic frame rate did (`turnedOff`: it went back to the full
+    /// rate because it was turned off).
+    mutating func apply(_ action: _AutoFrameRate.Action, turnedOff: Bool = false) {
         switch action {
         case .none:
             break
         case .halve:
             if case .halved(let cost, let budget) = cadence.autoFrameRate.state {
-                FrameLinkLogging.logger.debug(
-                    "automatic frame rate: presenting every \(halvedCadence): frame cost \(Milliseconds(cost)) ms over the \(Milliseconds(budget)) ms budget"
+                let cadence = halvedCadence
+                log.append(
+                    .frameRateHalved(every: cadence.every, ofDeadlines: cadence.ofDeadlines, cost: cost, budget: budget)
                 )
             }
         case .restore:
-            FrameLinkLogging.logger.debug("automatic frame rate: back to the full rate: \(back)")
+            log.append(.frameRateRestored(turnedOff: turnedOff))
         }
     }
 }

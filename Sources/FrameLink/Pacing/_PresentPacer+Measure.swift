@@ -55,7 +55,8 @@ extension _PresentPacer {
             && (blockIsTheChains || !blocked)
         lockLog.noteFrame(
             implausibleFits: tracker.grid.implausibleFits, relocksBefore: relocks, relocks: tracker.grid.relocks,
-            isPhaseLocked: tracker.isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate)
+            isPhaseLocked: tracker.isPhaseLocked, rate: displayRefreshRate, measuredRate: measuredRefreshRate,
+            into: &log)
         // A present that blocked although the source chose when it was called (after a deadline
         // wait, or held to a cap): its return may only echo that timing (see the phase probe).
         if blocked { tracker.noteBlockingPresent(callWasPaced: callWasPaced) }

@@ -57,7 +57,7 @@ struct _PresentPacer {
         didSet {
             if !automaticFrameRate {
                 let action = cadence.turnOffAutomaticFrameRate()
-                apply(action, back: "automatic frame rate turned off")
+                apply(action, turnedOff: true)
             }
         }
     }
@@ -110,6 +110,9 @@ struct _PresentPacer {
     var chainFill = _SwapChainFill()
     /// What the log last said about the vsync lock.
     var lockLog = _VsyncLockLog()
+    /// What the pacer decided that the log should say, not yet written: the source writes it once
+    /// the pacer's work for the call is done (see ``_PacingLogEntry``).
+    var log: [_PacingLogEntry] = []
 
     // MARK: Frame to frame
 

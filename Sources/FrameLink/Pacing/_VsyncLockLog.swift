@@ -2,8 +2,8 @@
 ///
 /// A re-lock is logged at once; a phase lock gained when the log last said none; a lock lost for
 /// ``lockLossFrames`` frames in a row; a fit discarded for a period no display has once at notice
-/// (something outside is wrong: the clock, the compositor, the load), then at debug. (Logged on
-/// the main actor, where FrameLink's logger lives.)
+/// (something outside is wrong: the clock, the compositor, the load), then at debug. It adds
+/// entries to the pacer's log (``_PacingLogEntry``), which the source writes.
 struct _VsyncLockLog {
     /// Frames a phase lock must stay lost before the loss is logged: 60, a second at 60 Hz. A
     /// single return the grid cannot explain (a compositor hiccup) ends the lock until the next
@@ -17,40 +17,28 @@ struct _VsyncLockLog {
     /// The grid's discarded implausible fits the log has told of.
     private var loggedImplausibleFits = 0
 
-    /// Logs what changed in a frame: the grid's discarded fits so far (`implausibleFits`), its
-    /// re-locks before and after the frame, whether it is phase-locked, at the display's `rate`
+    /// Notes in `log` what changed in a frame: the grid's discarded fits so far (`implausibleFits`),
+    /// its re-locks before and after the frame, whether it is phase-locked, at the display's `rate`
     /// (nominal) or `measuredRate`.
-    @MainActor mutating func noteFrame(
+    mutating func noteFrame(
         implausibleFits: Int, relocksBefore: Int, relocks: Int, isPhaseLocked: Bool, rate: FrameRate,
-        measuredRate: FrameRate?
+        measuredRate: FrameRate?, into log: inout [_PacingLogEntry]
     ) {
         if implausibleFits != loggedImplausibleFits {
-            let message =
-                "vsync: the present returns fitted a period no display has (outside 1 ms to 1 s); the fit was discarded and the grid is measured again (\(implausibleFits) so far)"
-            if loggedImplausibleFits == 0 {
-                FrameLinkLogging.logger.notice("\(message)", metadata: ["refresh": "\(rate)"])
-            } else {
-                FrameLinkLogging.logger.debug("\(message)", metadata: ["refresh": "\(rate)"])
-            }
+            log.append(.implausibleFit(count: implausibleFits, first: loggedImplausibleFits == 0, rate: rate))
             loggedImplausibleFits = implausibleFits
         }
-        if relocks != relocksBefore {
-            FrameLinkLogging.logger.trace(
-                "vsync: re-locked to the presents' returns (\(relocks) re-locks so far)",
-                metadata: ["refresh": "\(rate)"])
-        }
+        if relocks != relocksBefore { log.append(.relocked(count: relocks, rate: rate)) }
         if isPhaseLocked {
             framesWithoutLock = 0
             guard !loggedLock else { return }
             loggedLock = true
-            FrameLinkLogging.logger.debug(
-                "vsync: phase-locked; timestamps are the fitted vsync",
-                metadata: ["refresh": "\(measuredRate.map { "\($0)" } ?? "\(rate)")"])
+            log.append(.phaseLocked(rate: measuredRate ?? rate))
         } else if loggedLock {
             framesWithoutLock += 1
             guard framesWithoutLock >= Self.lockLossFrames else { return }
             loggedLock = false
-            FrameLinkLogging.logger.trace("vsync: phase lock lost for \(Self.lockLossFrames) frames")
+            log.append(.lockLost)
         }
     }
 }
