@@ -83,11 +83,15 @@ extension DisplayLab {
             }
         }
 
-        /// Whether a display can refresh at `rate`: 1 to 1,000 Hz, compared exactly.
+        /// The fastest rate a simulated display refreshes at: 1,000 Hz (the vsync grid discards a
+        /// fit with a period under 1 ms as one no display has).
+        static let fastestDisplayHertz: Int128 = 1_000
+
+        /// Whether a display can refresh at `rate`: 1 Hz to ``fastestDisplayHertz``, compared exactly.
         static func isDisplayRate(_ rate: FrameRate) -> Bool {
             let numerator = Int128(rate.numerator)
             let denominator = Int128(rate.denominator)
-            return numerator >= denominator && numerator <= 1_000 * denominator
+            return numerator >= denominator && numerator <= fastestDisplayHertz * denominator
         }
     }
 }

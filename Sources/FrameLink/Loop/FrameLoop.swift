@@ -207,6 +207,10 @@ public final class FrameLoop {
     private var shownInputs = _Ring(capacity: FrameLoop.mostInputEventsPerFrame)
     /// The input events a frame notes at most (``noteInput(at:)``); a frame log's records hold no more.
     nonisolated static let mostInputEventsPerFrame = 64
+    /// In latency mode, a frame shown later than its target by more than a period divided by this
+    /// missed its vsync (a quarter: a vsync timestamp is within tens of microseconds of the truth,
+    /// a missed vsync a whole period off), and widens the margin as a predicted overrun does.
+    static let lateShowFraction: Int64 = 4
     private var shownInputsTarget: Int64 = 0
     /// What runs in ``currentMode``, as mode bits.
     private var activeMask: UInt64 = 1 | 2
@@ -418,7 +422,8 @@ public final class FrameLoop {
             // phase) widens latency mode's margin as a predicted overrun does: a drop, or a frame
             // shown a refresh late under a frame-rate divisor.
             if minimizesInputLatency
-                && (record.droppedFrames > 0 || knownShown.map { $0 > shownInputsTarget + period / 4 } == true)
+                && (record.droppedFrames > 0
+                    || knownShown.map { $0 > shownInputsTarget + period / Self.lateShowFraction } == true)
             {
                 latency.noteMiss(period: period)
             }

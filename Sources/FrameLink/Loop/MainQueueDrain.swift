@@ -86,8 +86,8 @@ package enum MainQueueDrain {
         }
         probeRan = false
         DispatchQueue.main.async { MainActor.assumeIsolated { MainQueueDrain.probeRan = true } }
-        // The descriptor must signal the block within 50 ms, and one run of the queue must run it.
-        let giveUp = MonotonicClock.nanoseconds() + 50_000_000
+        // The descriptor must signal the block in time, and one run of the queue must run it.
+        let giveUp = MonotonicClock.nanoseconds() + probeTimeout
         var signalled = false
         while !signalled {
             let remaining = giveUp - MonotonicClock.nanoseconds()
@@ -128,7 +128,7 @@ package enum MainQueueDrain {
             return
         }
         drainCount &+= 1
-        if drainCount % 60 == 0 || runLoopTimerIsDue() { runLoopPass() }
+        if drainCount % runLoopPassInterval == 0 || runLoopTimerIsDue() { runLoopPass() }
         wait(on: descriptor, untilNanoseconds: nil)
     }
 
@@ -197,6 +197,15 @@ package enum MainQueueDrain {
     /// The longest idle sleep without a deadline: 10 s, so that a loop with nothing to wait for
     /// still looks around now and then (a signal handler that set a flag, a pushed event).
     static let longestIdleSleep: Int64 = 10_000_000_000
+
+    /// How long the main queue's descriptor has to signal the probe's block before the run-loop
+    /// fallback is used: 50 ms (libdispatch signals it at once; a machine stalled longer than this
+    /// at start-up is served through the run loop, which still works).
+    static let probeTimeout: Int64 = 50_000_000
+
+    /// A full pass of the main run loop runs on every this many drains (besides when a timer is
+    /// due): 60, about once a second at 60 Hz, for run-loop sources other than timers.
+    static let runLoopPassInterval = 60
 
     /// Sleeps until `deadline` (or ``longestIdleSleep`` without one), until `input` is readable (a
     /// display connection; `nil` watches none) or the eventfd `wake` is signalled (an event pushed

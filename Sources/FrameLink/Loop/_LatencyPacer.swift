@@ -22,6 +22,12 @@ struct _LatencyPacer {
     static let minimumMargin: Int64 = 500_000
     /// Frames in a row with time to spare before the margin narrows by a tenth.
     static let narrowingRun = 300
+    /// After ``narrowingRun`` frames with room, the margin narrows by itself divided by this: a
+    /// tenth, slowly (a miss widens it at once, by at least double).
+    static let narrowingDivisor: Int64 = 10
+    /// The margin never grows beyond a period divided by this: half (beyond that latency mode buys
+    /// little).
+    static let widestMarginDivisor: Int64 = 2
 
     private var costs = _Ring(capacity: window)
     /// The safety margin now, in nanoseconds.
@@ -41,12 +47,12 @@ struct _LatencyPacer {
         let overrun = start + cost - target
         if overrun > 0 {
             framesWithRoom = 0
-            margin = min(max(margin * 2, margin + overrun), max(Self.minimumMargin, period / 2))
+            margin = min(max(margin * 2, margin + overrun), max(Self.minimumMargin, period / Self.widestMarginDivisor))
         } else {
             framesWithRoom += 1
             if framesWithRoom >= Self.narrowingRun {
                 framesWithRoom = 0
-                margin = max(Self.minimumMargin, margin - margin / 10)
+                margin = max(Self.minimumMargin, margin - margin / Self.narrowingDivisor)
             }
         }
     }
@@ -55,7 +61,7 @@ struct _LatencyPacer {
     /// margin widens as for a predicted overrun.
     mutating func noteMiss(period: Int64) {
         framesWithRoom = 0
-        margin = min(margin * 2, max(Self.minimumMargin, period / 2))
+        margin = min(margin * 2, max(Self.minimumMargin, period / Self.widestMarginDivisor))
     }
 
     /// Starts over (latency mode turned off and on again).

@@ -71,6 +71,15 @@ public final class FrameWaiter {
         static let budgetDivisor: Int64 = 28
     }
 
+    /// Where the main queue is served by the run loop's fallback (no descriptor of its own to wait
+    /// on), the serving sleep stops this far short of the spin: 2 ms, since that wake-up can be a
+    /// millisecond late on a busy machine; a plain sleep follows.
+    static let runLoopServingMargin: Int64 = 2_000_000
+
+    /// The shortest idle slice: 0.1 ms, whatever ``idleSlice`` says (a zero or negative slice
+    /// would poll in a busy loop).
+    static let shortestIdleSlice: Int64 = 100_000
+
     private var adaptiveSpin = AdaptiveSpin.initial
     private var oversleeps = _Ring(capacity: AdaptiveSpin.window)
     private var framesSinceAdapt = 0
@@ -165,10 +174,11 @@ public final class FrameWaiter {
         let raised = isRealTime && realTimeWait.begin(wanted: usesRealTimeScheduling)
         defer { if raised { realTimeWait.end() } }
         // Main-actor work runs during the wait, as it arrives. Waiting on the main queue's own
-        // descriptor is as precise as a plain sleep; the run-loop fallback is not, so it stops 2 ms
-        // short (its wake-up can be a millisecond late on a busy machine) and a plain sleep follows.
+        // descriptor is as precise as a plain sleep; the run-loop fallback is not, so it stops short
+        // (``runLoopServingMargin``) and a plain sleep follows.
         if serves && !MainQueueDrain.waitsOnMainQueueDescriptor {
-            MainQueueDrain.sleepServingMainQueue(untilNanoseconds: deadline - spinNanoseconds - 2_000_000)
+            MainQueueDrain.sleepServingMainQueue(
+                untilNanoseconds: deadline - spinNanoseconds - Self.runLoopServingMargin)
         }
         if deadline - clock.nanoseconds() > spinNanoseconds {
             let wake = deadline - spinNanoseconds
@@ -198,7 +208,7 @@ public final class FrameWaiter {
         until deadline: Int64?, on clock: any PacingClock, source: any FrameSource, serves: Bool,
         drainMainQueue: () -> Void
     ) {
-        let slice = max(idleSlice.wholeNanoseconds, 100_000)
+        let slice = max(idleSlice.wholeNanoseconds, Self.shortestIdleSlice)
         let inputPending = source.inputPending
         if clock.sleepsInRealTime, serves, MainQueueDrain.waitsOnMainQueueDescriptor,
             let input = (source as? any _IdleInputWatching)?.idleInput?(), input != .polled
@@ -290,7 +300,7 @@ public final class FrameWaiter {
         framesSinceAdapt = 0
         let wanted =
             oversleeps.percentile(AdaptiveSpin.coveredPercentile) * AdaptiveSpin.margin + AdaptiveSpin.headroom
-        let budget = oversleeps.percentile(50) + period / AdaptiveSpin.budgetDivisor
+        let budget = oversleeps.median + period / AdaptiveSpin.budgetDivisor
         adaptiveSpin = max(AdaptiveSpin.minimum, min(wanted, budget))
     }
 }
