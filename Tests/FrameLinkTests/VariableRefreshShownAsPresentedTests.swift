@@ -44,6 +44,33 @@ struct VariableRefreshShownAsPresentedTests {
                 work: .microseconds(1_200), frames: 810, hidden: 270...321),
             441
         ),
+        // Frames at 61 % of a period, 3 buffers: after the show the frames waited for the grid's
+        // next vsync, the chain never filled, and each frame was shown as its present came, its
+        // work after the target (2.8 ms). The display waited for the first frame after the show.
+        (
+            LabScenario(
+                name: "3 buffers on 47–139 Hz, hidden 217...251, frames 61 % of a period, feedback",
+                refresh: .variable(minimum: FrameRate(numerator: 47), maximum: FrameRate(numerator: 139)),
+                buffers: 3, jitter: .uniform(upTo: .microseconds(100)), feedback: true,
+                work: .microseconds(4_390), frames: 605, hidden: 217...251),
+            256
+        ),
+        // (Without feedback the source claimed no target there before the fix either: a guard.)
+        (
+            LabScenario(
+                name: "3 buffers on 47–139 Hz, hidden 217...251, frames 61 % of a period, no feedback",
+                refresh: .variable(minimum: FrameRate(numerator: 47), maximum: FrameRate(numerator: 139)),
+                buffers: 3, jitter: .uniform(upTo: .microseconds(100)), work: .microseconds(4_390), frames: 605,
+                hidden: 217...251),
+            256
+        ),
+        (
+            LabScenario(
+                name: "2 buffers on 45–137 Hz, hidden 433...481, frames 34 % of a period, feedback",
+                refresh: .variable(minimum: FrameRate(numerator: 45), maximum: FrameRate(numerator: 137)),
+                feedback: true, work: .microseconds(2_480), frames: 652, hidden: 433...481),
+            486
+        ),
     ]
 
     @Test("a target the source claims is when its frame is shown", arguments: waitingDisplays)

@@ -209,4 +209,20 @@ struct PacingSweepRegressionTests {
         let verdict = SweepVerdict(SweepRun(scenario))
         #expect(verdict.passes, "\(scenario): \(verdict.failures)")
     }
+
+    @MainActor
+    @Test(
+        "a variable-refresh display shown again waits for the next frame: the chain fills again and targets are when frames are shown",
+        arguments: [
+            (seed: UInt64(1), index: 175), (seed: 1, index: 520), (seed: 2, index: 672), (seed: 6, index: 163),
+            (seed: 6, index: 894),
+        ])
+    func variableRefreshShownAgain(seed: UInt64, index: Int) {
+        // After the show, frames waited for the grid's next vsync after each present with room in
+        // the chain, so the chain never filled; the display showed each frame as its present came,
+        // and every target was off by a frame's work.
+        let scenario = SweepScenario(seed: seed, index: index)
+        let verdict = SweepVerdict(SweepRun(scenario))
+        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+    }
 }

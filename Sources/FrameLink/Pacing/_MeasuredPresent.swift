@@ -11,4 +11,6 @@ struct _MeasuredPresent {
     var previousShownTime: Int64?
     /// Whether the model knows the chain had room for it.
     var chainHadRoom: Bool
+    /// Whether a variable-refresh display waited for it (it refreshed on its own meanwhile).
+    var displayWaited = false
 }

@@ -91,11 +91,15 @@ extension _PresentPacer {
             guard let display = variableRefreshRange, let lastTimestamp else { return .none }
             tracker.forgetPosition()
             tracker.grid.restartPhase()
-            let shown = _VariableRefreshModel.showing(
-                presentedAt: presentStart,
-                lastShown: present.previousShownTime
-                    ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
-                refresh: display)
+            // (A display that waited for the frame shows it as it comes.)
+            let shown =
+                present.displayWaited
+                ? (time: presentStart, drops: 0)
+                : _VariableRefreshModel.showing(
+                    presentedAt: presentStart,
+                    lastShown: present.previousShownTime
+                        ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
+                    refresh: display)
             tracker.knownDrops = shown.drops
             tracker.knownShownTime = shown.time
             machine.frameLateOnVariableRefresh(

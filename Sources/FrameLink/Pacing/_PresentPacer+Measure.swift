@@ -34,6 +34,10 @@ extension _PresentPacer {
         // presented (or as soon as a refresh the display made on its own allows): its return says
         // nothing about a vsync grid.
         let lateOnVariableRefresh = isLateOnVariableRefresh(previousShownTime: previousShownTime)
+        // (The first frame after a variable-refresh display was shown again is late: its display
+        // waited for it.)
+        let displayWaited = displayWaitsForNextFrame
+        displayWaitsForNextFrame = false
         // **A block longer than the chain explains is no vsync's**: a present waits at most for
         // the frames queued ahead of it and its own vsync (the chain's depth plus the present
         // interval, in periods) and a delay; one that blocked longer (a compositor's
@@ -66,7 +70,8 @@ extension _PresentPacer {
         returnOffset = presentEnd - frameStart
         return _MeasuredPresent(
             blocked: blocked, fits: fits, lateOnVariableRefresh: lateOnVariableRefresh,
-            previousShownTime: previousShownTime, chainHadRoom: chainHadRoom)
+            previousShownTime: previousShownTime, chainHadRoom: chainHadRoom,
+            displayWaited: displayWaited && lateOnVariableRefresh)
     }
 
 }
