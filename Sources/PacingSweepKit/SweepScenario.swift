@@ -131,7 +131,11 @@ public struct SweepScenario: Sendable, CustomStringConvertible {
         if case .variable(let minimum, let maximum) = refresh, random.unit() < 0.3 {
             let low = max(minimum.framesPerSecond, 30)
             let high = maximum.framesPerSecond * 0.9
-            cap = FrameRate(numerator: Int64((low + random.unit() * (high - low)).rounded()))
+            // In whole hertz, never under the display's minimum (rounded down, 43 Hz fell under a
+            // 43.33 Hz minimum: a rate the display cannot keep, where it shows each frame again by
+            // design, not a cap within its range).
+            let drawn = Int64((low + random.unit() * (high - low)).rounded())
+            cap = FrameRate(numerator: max(drawn, Int64(low.rounded(.up))))
         } else {
             cap = nil
         }

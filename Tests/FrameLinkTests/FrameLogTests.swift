@@ -386,6 +386,31 @@ struct FrameLogTests {
         #expect(Self.problem { try FrameLog(contentsOfFile: damaged) }?.source == damaged)
     }
 
+    @Test(
+        "a drop a source knew in an interval that rounds to one period (a variable-refresh display's slowest refresh ran out) is written and read back; one more than the interval holds is rejected"
+    )
+    func knownDropInAShortInterval() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framelog-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Capped at 48 Hz (20.83 ms) on a display whose slowest refresh is 22.46 ms: the frame took
+        // 29.9 ms, and the display showed the old one again in between.
+        let period: Int64 = 20_833_333
+        var records = [
+            FrameRecord(
+                index: 1, timestamp: 20_833_333, interval: 20_833_333, droppedFrames: 0, phases: PhaseDurations()),
+            FrameRecord(
+                index: 2, timestamp: 50_735_333, interval: 29_902_000, droppedFrames: 1, phases: PhaseDurations()),
+        ]
+        try FrameLog(records: records, periodNanoseconds: period).write(toFile: folder + "/frames.csv", format: .csv)
+        #expect(try FrameLog(contentsOfFile: folder + "/frames.csv").records == records)
+        records[1].droppedFrames = 2
+        let problem = Self.problem {
+            try FrameLog(records: records, periodNanoseconds: period).write(toFile: folder + "/bad.csv", format: .csv)
+        }
+        #expect(problem?.record == 2 && problem?.field == "dropped")
+    }
+
     @Test("a log made without a period takes the loop's; a log that could not be read back is not written")
     func periodAndWriteChecks() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framelog-\(UUID())").path

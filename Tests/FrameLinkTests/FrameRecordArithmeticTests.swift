@@ -1,5 +1,6 @@
-import FrameLink
 import Testing
+
+@testable import FrameLink
 
 /// Numbers from outside the program (a replayed frame log) never make the arithmetic trap.
 @MainActor
@@ -30,6 +31,43 @@ struct FrameRecordArithmeticTests {
                 FrameRecord.droppedFrames(interval: interval, period: period)
                     == Self.reference(interval: interval, period: period),
                 "interval \(interval), period \(period)")
+        }
+    }
+
+    @Test(
+        "the most drops an interval holds: one per whole period beyond the first",
+        arguments: [
+            // A variable-refresh display's slowest refresh (22.46 ms at 44.52 Hz) ran out within a
+            // frame capped at 48 Hz (20.83 ms): a drop in 1.44 periods, which rounds to none.
+            (interval: Int64(29_902_000), period: Int64(20_833_333), most: 1),
+            (16_666_667, 16_666_667, 0), (16_666_668, 16_666_667, 1), (33_333_334, 16_666_667, 1),
+            (33_333_335, 16_666_667, 2), (0, 16_666_667, 0), (10, 0, 0), (10, -5, 0), (.max, 1, Int(Int64.max - 1)),
+            (.min, 1, 0), (.max, .max, 0),
+        ])
+    func mostDroppedFrames(interval: Int64, period: Int64, most: Int) {
+        #expect(FrameRecord.mostDroppedFrames(interval: interval, period: period) == most)
+    }
+
+    @Test(
+        "a known count is kept within the most an interval holds, which is never fewer than rounding counts (every pair of extremes, 200,000 seeded pairs)"
+    )
+    func knownDropsWithinTheBound() {
+        var random = SplitMix64(seed: 16)
+        let extremes: [Int64] = [.min, -1, 0, 1, 2, 3, 16_666_667, .max / 2, .max - 1, .max]
+        var pairs: [(Int64, Int64)] = []
+        for interval in extremes { for period in extremes { pairs.append((interval, period)) } }
+        for _ in 0..<100_000 {
+            let period = Int64.random(in: 1...100_000_000, using: &random)
+            pairs.append((Int64.random(in: 0...(period * 10), using: &random), period))
+            pairs.append(
+                (Int64.random(in: .min ... .max, using: &random), Int64.random(in: .min ... .max, using: &random)))
+        }
+        for (interval, period) in pairs {
+            let counted = FrameRecord.droppedFrames(interval: interval, period: period)
+            let most = FrameRecord.mostDroppedFrames(interval: interval, period: period)
+            // A log written before keeps reading: what rounding counted never exceeds the bound.
+            #expect(counted <= most, "interval \(interval), period \(period)")
+            #expect(FrameRecord.droppedFrames(interval: interval, period: period, known: .max) == most)
         }
     }
 

@@ -225,4 +225,20 @@ struct PacingSweepRegressionTests {
         let verdict = SweepVerdict(SweepRun(scenario))
         #expect(verdict.passes, "\(scenario): \(verdict.failures)")
     }
+
+    @MainActor
+    @Test(
+        "a drop a variable-refresh display made within a frame capped near its slowest refresh is booked",
+        arguments: [
+            (seed: UInt64(2), index: 185), (seed: 3, index: 297), (seed: 4, index: 181), (seed: 4, index: 319),
+            (seed: 4, index: 522), (seed: 4, index: 707),
+        ])
+    func dropWithinACappedFrame(seed: UInt64, index: Int) {
+        // Capped at 43-50 Hz on a display whose slowest refresh is 41-46 Hz, frames at 90-110 % of
+        // the cap's period: the source knew the display refreshed on its own (a drop), but the
+        // statistics kept it within the interval rounded to periods (1.44 periods: none).
+        let scenario = SweepScenario(seed: seed, index: index)
+        let verdict = SweepVerdict(SweepRun(scenario))
+        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+    }
 }

@@ -121,7 +121,7 @@ struct _FrameLogValidator {
                 )
             }
         }
-        let dropped = FrameRecord.droppedFrames(interval: record.intervalNanoseconds, period: period)
+        let dropped = FrameRecord.mostDroppedFrames(interval: record.intervalNanoseconds, period: period)
         guard record.droppedFrames >= 0 && record.droppedFrames <= dropped else {
             throw location.problem(
                 field: "dropped",

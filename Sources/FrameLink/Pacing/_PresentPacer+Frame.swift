@@ -100,7 +100,7 @@ extension _PresentPacer {
                     lastShown: present.previousShownTime
                         ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
                     refresh: display)
-            tracker.knownDrops = shown.drops
+            tracker.knownDrops = max(0, shown.drops - ownRefreshesOnTime(on: display))
             tracker.knownShownTime = shown.time
             machine.frameLateOnVariableRefresh(
                 maximum: display.upperBound, pacesRequestedRateDirectly: pacesRequestedRateDirectly)

@@ -69,16 +69,28 @@ extension _PresentPacer {
             interval: Int64(presentInterval), refresh: display)
     }
 
+    /// The refreshes a variable-refresh display (`display`) makes on its own between frames on time
+    /// at the rate paced now (the deadline grid's or the vsync's, times ``presentInterval``): not
+    /// drops (see ``_VariableRefreshModel/ownRefreshesOnTime(pacedPeriod:refresh:)``).
+    mutating func ownRefreshesOnTime(on display: ClosedRange<FrameRate>) -> Int {
+        let period = pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
+        return _VariableRefreshModel.ownRefreshesOnTime(pacedPeriod: period * Int64(presentInterval), refresh: display)
+    }
+
     /// The drops of a frame paced by deadline on a variable-refresh display (``variableRefreshRange``)
     /// at a rate it keeps up with (no faster than its maximum, so no frame queues behind another):
     /// the display waited for the frame and showed it as it came (or its fastest period after the
     /// refresh before), so it dropped one only each time its slowest refresh ran out
     /// (``_VariableRefreshModel``), however far the frame's timestamp moved (the phase probe's half
-    /// period is no drop there). `nil` elsewhere: the interval counts them.
-    func dropsShownAsPresented(lastShown: Int64?) -> Int? {
+    /// period is no drop there), beyond those a frame on time brings at the paced rate (a rate
+    /// below the display's minimum, as the game asked: see
+    /// ``_VariableRefreshModel/ownRefreshesOnTime(pacedPeriod:refresh:)``). `nil` elsewhere: the
+    /// interval counts them.
+    mutating func dropsShownAsPresented(lastShown: Int64?) -> Int? {
         guard let display = variableRefreshRange, deadline.refreshRate <= display.upperBound, let lastShown
         else { return nil }
-        return _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: lastShown, refresh: display).drops
+        let own = _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: lastShown, refresh: display).drops
+        return max(0, own - ownRefreshesOnTime(on: display))
     }
 
     /// The effective frame rate (`PresentSource.refreshRate`).

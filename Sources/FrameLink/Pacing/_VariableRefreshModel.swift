@@ -18,6 +18,17 @@ enum _VariableRefreshModel {
         return (max(presentedAt, lastRefresh + shortest), Int(clamping: ownRefreshes))
     }
 
+    /// The refreshes a display refreshing within `refresh` makes on its own between frames that
+    /// come on time every `pacedPeriod`: none while the paced period is shorter than its slowest
+    /// refresh; else the slowest refreshes that run out within it (a rate asked for below the
+    /// display's minimum, 30 Hz halved on a 44 Hz minimum, shows each frame again, as the game
+    /// asked: no drop). Only refreshes beyond these are drops.
+    static func ownRefreshesOnTime(pacedPeriod: Int64, refresh: ClosedRange<FrameRate>) -> Int {
+        let longest = refresh.lowerBound.periodNanoseconds
+        guard longest > 0, pacedPeriod >= longest else { return 0 }
+        return Int(pacedPeriod / longest)
+    }
+
     /// Whether a frame whose present was called at `presentStart` is late on a display refreshing
     /// within `refresh`: later after `lastFrame` than the rate the source paces at allows
     /// (`pacedPeriod`: the display's fastest refresh, or a cap, a requested rate below it), times

@@ -116,11 +116,22 @@ public struct FrameRecord: Hashable, Sendable {
     }
 
     /// The drops of an interval when a source `known` them: that count, kept within what the
-    /// interval can hold (from zero to ``droppedFrames(interval:period:)``); else the interval's.
+    /// interval can hold (from zero to ``mostDroppedFrames(interval:period:)``); else the interval's
+    /// (``droppedFrames(interval:period:)``).
     static func droppedFrames(interval: Int64, period: Int64, known: Int?) -> Int {
-        let counted = droppedFrames(interval: interval, period: period)
-        guard let known else { return counted }
-        return min(max(known, 0), counted)
+        guard let known else { return droppedFrames(interval: interval, period: period) }
+        return min(max(known, 0), mostDroppedFrames(interval: interval, period: period))
+    }
+
+    /// The most frames an interval can have dropped at a frame period: one for each whole period
+    /// it lasted beyond the first (an interval of 1.4 periods may hold one). Rounding the interval
+    /// (``droppedFrames(interval:period:)``) is how drops are counted when nothing else is known;
+    /// a source that knows them (a swap-chain model, feedback, a variable-refresh display's
+    /// slowest refresh running out a little after the paced period: 22.5 ms on 44.5 Hz with
+    /// frames capped at 48 Hz, 20.8 ms) may book one in an interval that rounds to a single period.
+    package static func mostDroppedFrames(interval: Int64, period: Int64) -> Int {
+        guard period > 0, interval > period else { return 0 }
+        return Int((interval - 1) / period)
     }
 }
 
