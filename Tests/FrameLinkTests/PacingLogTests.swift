@@ -232,4 +232,36 @@ struct PacingLogTests {
             #expect(texts.contains { $0.contains(said) }, "\(said): \(texts)")
         }
     }
+
+    @Test(
+        "a log handler may change the source for every message (hide and show it, switch the automatic frame rate): the change takes effect after the pacer's work, never in the middle of a decision"
+    )
+    func handlerChangesTheSource() throws {
+        var changes = 0
+        var source: PresentSource?
+        let changeTheSource: @MainActor () -> Void = {
+            guard let source else { return }
+            // Written inside the pacer's work, a hide there reached a rule that holds only for
+            // shown windows ("a hidden window's frames are paced before any present is measured").
+            source.isWindowHidden = !source.isWindowHidden
+            source.automaticFrameRate.toggle()
+            changes += 1
+        }
+        var frames = 0
+        let messages = capturing(onLog: changeTheSource) {
+            let lab = DisplayLab(
+                refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
+            let made = lab.makeSource()
+            source = made
+            let loop = FrameLoop(source: made)
+            DisplayLink { link in
+                frames += 1
+                lab.work(for: .milliseconds(link.frameIndex % 97 == 0 ? 40 : 2))
+                if link.frameIndex == 500 { lab.changeRefresh(to: .fixed(.hz75)) }
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 1_000)
+        }
+        #expect(frames == 1_000)
+        #expect(changes == messages.count && changes > 0)
+    }
 }

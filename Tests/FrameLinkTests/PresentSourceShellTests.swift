@@ -3,9 +3,11 @@ import Testing
 @_spi(FrameSourceImplementation) @testable import FrameLink
 
 /// `PresentSource` is a shell around its pacer (`_PresentPacer`): the host's code it calls — the
-/// present function, the state-change callback, a log handler (`PacingLogTests`) — runs outside the
-/// pacer's work, so it may read and set anything on the source. A read or write there that overlapped
-/// the pacer's access to its state would be a fatal access conflict (a trap), not a wrong figure.
+/// present function, the state-change callback, a log handler (`PacingLogTests`), the clock — may
+/// read anything on the source, and all but the clock may set anything. An access that overlapped
+/// the pacer's own would be a fatal access conflict (a trap), not a wrong figure: the pacer is an
+/// object (a value held under one exclusive access for a whole call trapped on a clock that reads
+/// the source, found by review), and log lines are written after its work.
 @MainActor
 @Suite("PresentSource's host code runs outside the pacer's work")
 struct PresentSourceShellTests {
@@ -63,5 +65,48 @@ struct PresentSourceShellTests {
         #expect(told.first == .vsync, "\(told)")
         #expect(source.mode == .deadline, "\(told)")
         #expect(source.pacingState.reason == .requested)
+    }
+
+    /// A clock a host might wrap around its own: each reading is tagged with the pacing state (a
+    /// profiler labelling samples), or traced to the log, whose handler reads the source.
+    final class ReadingClock: PacingClock {
+        let lab: DisplayLab
+        weak var source: PresentSource?
+        var reads = 0
+        init(lab: DisplayLab) { self.lab = lab }
+        func nanoseconds() -> Int64 {
+            if let source {
+                _ = (source.pacingState, source.mode, source.isPhaseLocked, source.presentCount)
+                reads += 1
+            }
+            return lab.nanoseconds()
+        }
+        func sleep(untilNanoseconds deadline: Int64) { lab.sleep(untilNanoseconds: deadline) }
+        var sleepsInRealTime: Bool {
+            _ = source?.mode
+            return false
+        }
+    }
+
+    @Test("a clock that reads the source each time it is read, on a vsync display and by deadline")
+    func clockReadsTheSource() {
+        for refresh in [DisplayLab.Refresh.fixed(.hz60, phase: .milliseconds(3)), .none] {
+            let lab = DisplayLab(refresh: refresh)
+            let clock = ReadingClock(lab: lab)
+            let source = PresentSource(displayRefreshRate: .hz60, clock: clock) { lab.present() }
+            clock.source = source
+            let loop = FrameLoop(source: source)
+            var frames = 0
+            DisplayLink { link in
+                frames += 1
+                lab.work(for: .milliseconds(2))
+                _ = source.pacingDescription
+                if link.frameIndex == 300 { source.displayRefreshRate = .hz75 }
+            }.add(to: loop, forMode: .common)
+            loop.run(frames: 400)
+            #expect(frames == 400)
+            #expect(clock.reads > 400)
+            #expect(source.mode == (refresh == .none ? .deadline : .vsync), "\(source.pacingDescription)")
+        }
     }
 }

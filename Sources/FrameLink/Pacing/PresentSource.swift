@@ -27,7 +27,7 @@
 /// vsync while the frame's work runs over budget. The DocC article "Pacing and dropped frames"
 /// says how each decision is made, from what evidence, and what it costs.
 ///
-/// The source is a shell: what it decides and measures is one value (`_PresentPacer`) of small
+/// The source is a shell: what it decides and measures is one object (`_PresentPacer`) of small
 /// parts with one job each; the source keeps the host's closures, calls present, and tells the game
 /// when the pacing state changed.
 @MainActor
@@ -58,7 +58,7 @@ public final class PresentSource: FrameSource {
     nonisolated static let presentDurationsWindow = _PresentPacer.presentDurationsWindow
 
     /// What the source decides and measures.
-    var pacer: _PresentPacer
+    let pacer: _PresentPacer
 
     /// The state last told to ``onPacingStateChange``.
     private var announcedState: PacingState
@@ -295,9 +295,9 @@ extension PresentSource: _IdleInputWatching {}
 
 extension PresentSource {
     /// Runs `body` on the pacer, then writes what it noted for the log: never from inside the
-    /// pacer's work, so a log handler may read the source (see ``_PacingLogEntry``).
-    func withPacer<Result>(_ body: (inout _PresentPacer) -> Result) -> Result {
-        let result = body(&pacer)
+    /// pacer's work, so a log handler may read and change the source (see ``_PacingLogEntry``).
+    func withPacer<Result>(_ body: (_PresentPacer) -> Result) -> Result {
+        let result = body(pacer)
         while !pacer.log.isEmpty {
             let entry = pacer.log.removeFirst()
             entry.write()

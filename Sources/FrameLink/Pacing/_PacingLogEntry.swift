@@ -4,10 +4,11 @@ import Logging
 /// written by ``PresentSource`` once the pacer's work for the call is done.
 ///
 /// **No log line is written from inside the pacer.** A game's log handler may read the source
-/// (its mode, its description) for each line; written from inside the pacer's work, such a read
-/// would overlap the pacer's own access to its state, which Swift stops with a trap. Kept as typed
-/// values, the entries cost no string until they are written, and nothing at all while no
-/// decision changes.
+/// (its mode, its description) and change it (hide it, switch its pacing) for each line; written
+/// from inside the pacer's work, a change lands in the middle of a decision (a hide there reached
+/// a rule that holds only for shown windows, and trapped), and, while the pacer was a value, a mere
+/// read overlapped its exclusive access. Kept as typed values, the entries cost no string until
+/// they are written, and nothing at all while no decision changes.
 enum _PacingLogEntry: Equatable {
     /// The present returns fitted a period no display has; `count` so far (`first`: the log's
     /// first word of it, at notice).

@@ -1,7 +1,7 @@
 // The pacer's state as text: what `PresentSource.pacingDescription` says.
 extension _PresentPacer {
     /// The mode, the rate and the reason, with the host's `note` (`PresentSource.pacingDescription`).
-    mutating func describe(note: String?) -> String {
+    func describe(note: String?) -> String {
         var text: String
         switch mode {
         case .vsync:

@@ -11,7 +11,7 @@ extension _PresentPacer {
             && requestedRange == nil && !halvesRate
     }
     /// Takes in a change of the requested pacing.
-    mutating func applyRequestedPacing() {
+    func applyRequestedPacing() {
         chainFill.forget()
         let before = mode
         machine.pacingRequested(pacing)
@@ -30,23 +30,21 @@ extension _PresentPacer {
 
     /// What the source has measured, for the pacing machine.
     var evidence: _PacingMachine.Evidence {
-        mutating get {
-            _PacingMachine.Evidence(
-                presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
-                displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
-                gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
-                lastReturnFits: lastReturnFits, receivesFeedback: tracker.receivesFeedback,
-                returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
-                vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: tracker.rateVerdict.isDoubted,
-                presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
-                mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
-                keepsNoPhase: tracker.keepsNoPhase, gridIsUsable: tracker.grid.isUsable,
-                presentWindowIsFull: presentDurations.count == presentDurations.capacity)
-        }
+        _PacingMachine.Evidence(
+            presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
+            displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
+            gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
+            lastReturnFits: lastReturnFits, receivesFeedback: tracker.receivesFeedback,
+            returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
+            vsyncIsFasterThanDisplay: vsyncIsFasterThanDisplay, fasterVerdictDoubted: tracker.rateVerdict.isDoubted,
+            presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
+            mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
+            keepsNoPhase: tracker.keepsNoPhase, gridIsUsable: tracker.grid.isUsable,
+            presentWindowIsFull: presentDurations.count == presentDurations.capacity)
     }
 
     /// Lets the pacing machine decide from what is measured, and does what it says.
-    mutating func detect() {
+    func detect() {
         let before = mode
         let action = machine.frameBegan(evidence)
         if mode != before { modeDidChange(from: before) }
@@ -80,16 +78,14 @@ extension _PresentPacer {
     /// present interval, or, while the last frames cost more than a period, one more than the
     /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
     var explainedVsyncMultiple: Int64 {
-        mutating get {
-            let period = displayRefreshRate.periodNanoseconds
-            return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
-        }
+        let period = displayRefreshRate.periodNanoseconds
+        return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
     }
 
     /// Presents the next frames back to back (or until one blocks), and measures again
     /// whether present blocks: the start-up probe, again, once frames are fast enough to fill a
     /// swap chain.
-    mutating func startBackToBackFrames() {
+    func startBackToBackFrames() {
         backToBack.start(afterPresent: presentCount)
         presentDurations.removeAll()
         // A fit from before the slow frames is carried over a gap with no returns: its line may
@@ -102,16 +98,14 @@ extension _PresentPacer {
     /// the source measures: while pacing is automatic, once frames follow a vsync grid or the source
     /// has decided to pace by deadline; always under forced pacing.
     var acceptsLateFrames: Bool {
-        mutating get {
-            pacing != .automatic || machine.hasDecided(evidence)
-        }
+        pacing != .automatic || machine.hasDecided(evidence)
     }
 
     /// What a change of mode (from `oldMode` to ``mode``) takes besides: the log says so, the
     /// present durations are timed afresh, and in deadline mode the deadline grid keeps the vsync's
     /// rate and phase where they are known (a window hidden, or a swap chain whose presents stopped
     /// blocking, is still best paced on the display's grid).
-    mutating func modeDidChange(from oldMode: PresentSource.Mode) {
+    func modeDidChange(from oldMode: PresentSource.Mode) {
         log.append(.modeChanged(from: oldMode, to: pacingState, rate: displayRefreshRate))
         presentDurations.removeAll()
         if mode == .deadline, let lastTimestamp {

@@ -11,7 +11,7 @@ extension _PresentPacer {
     /// the frame's start, is held to it: frames whose work varies are still shown evenly). Else
     /// none. Notes what the frame's work cost first (the automatic frame rate may change the
     /// interval).
-    mutating func presentWait() -> FrameWait {
+    func presentWait() -> FrameWait {
         guard let lastTimestamp else { return .none }
         noteWorkEnded()
         if mode == .vsync && presentInterval > 1 {
@@ -26,7 +26,7 @@ extension _PresentPacer {
     }
 
     /// Notes what the frame's work cost, once per frame: from its start to now.
-    mutating func noteWorkEnded() {
+    func noteWorkEnded() {
         guard !workCostNoted, lastTimestamp != nil else { return }
         workCostNoted = true
         noteFrameCost(now.nanoseconds - frameStart)
@@ -34,7 +34,7 @@ extension _PresentPacer {
 
     /// Notes that present is about to be called (after `presentWait()`'s wait): the frame's work
     /// ended, and the call's start.
-    mutating func willPresent() {
+    func willPresent() {
         noteWorkEnded()
         previousPresentStart = presentCount > 0 ? presentStart : nil
         presentStart = now.nanoseconds
@@ -43,7 +43,7 @@ extension _PresentPacer {
     }
 
     /// Notes that present returned: the frame is counted and the call timed.
-    mutating func didPresent() {
+    func didPresent() {
         presentCount += 1
         presentEnd = now.nanoseconds
         lastPresentDuration = presentEnd - presentStart
@@ -52,7 +52,7 @@ extension _PresentPacer {
     /// Takes in what the present showed (did it block, where is the vsync grid) and decides the
     /// wait: none after a present that blocked until its vsync, a sleep to the grid's next vsync
     /// after one that did not, a deadline in deadline mode.
-    mutating func nextFrameWait() -> FrameWait {
+    func nextFrameWait() -> FrameWait {
         let present = isWindowHidden ? nil : measurePresent()
         let rule = _FrameRule.choose(
             _FrameRule.Facts(
@@ -79,7 +79,7 @@ extension _PresentPacer {
 
     /// Carries out `rule` (see ``_FrameRule``) for the frame after `present`: the wait, what ends
     /// it, and the drops and shown time known at this boundary.
-    mutating func wait(following rule: _FrameRule, after present: _MeasuredPresent) -> FrameWait {
+    func wait(following rule: _FrameRule, after present: _MeasuredPresent) -> FrameWait {
         // The drops of a frame paced by deadline below a variable-refresh display's maximum (`nil`
         // elsewhere: the interval counts them).
         let dropsIfShownAsPresented = dropsShownAsPresented(
@@ -150,7 +150,7 @@ extension _PresentPacer {
 
     /// Frames paced by the deadline grid, `framesAfterLast` of its points after the last frame: off
     /// the vsync grid, the call timed by the source.
-    mutating func pacedByDeadline(framesAfterLast frames: Int64) -> FrameWait {
+    func pacedByDeadline(framesAfterLast frames: Int64) -> FrameWait {
         tracker.forgetPosition()
         boundary = .deadline
         callWasPaced = true
@@ -158,14 +158,14 @@ extension _PresentPacer {
     }
 
     /// An idle wait until `deadline` or input.
-    mutating func idleWait(until deadline: FrameInstant?) -> FrameWait {
+    func idleWait(until deadline: FrameInstant?) -> FrameWait {
         boundary = .idle
         return .idle(until: deadline)
     }
 
     /// The frame's timestamp, now that the wait is over: the vsync of the grid in vsync mode, the
     /// deadline reached in deadline mode.
-    mutating func beginFrame(at instant: FrameInstant) -> FrameInstant {
+    func beginFrame(at instant: FrameInstant) -> FrameInstant {
         let timestamp: Int64
         switch boundary {
         case .presentEnd:
@@ -201,14 +201,14 @@ extension _PresentPacer {
 
     /// Notes when the frame's work began (after a latency-mode wait): frame costs, for the
     /// automatic frame rate and the phase probe, run from here.
-    mutating func beginWork(at instant: FrameInstant) {
+    func beginWork(at instant: FrameInstant) {
         frameStart = instant.nanoseconds
         workCostNoted = false
     }
 
     /// `frames` vsyncs of the grid after `timestamp` while frames follow it; else `frames` periods
     /// of the effective rate.
-    mutating func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
+    func expectedTimestamp(frames: Int64, after timestamp: FrameInstant) -> FrameInstant {
         if tracker.followsGrid {
             let number = tracker.grid.number(atOrBefore: timestamp.nanoseconds + _VsyncGrid.earlyTolerance)
             return FrameInstant(nanoseconds: tracker.grid.time(ofNumber: number + frames * Int64(presentInterval)))
@@ -218,7 +218,7 @@ extension _PresentPacer {
     }
 
     /// The wait while frames follow the grid (see `_VsyncTracker.vsyncWait(for:)`).
-    mutating func vsyncWait(blocked: Bool, fits: Bool, locksDeadline: Bool, chainHadRoom: Bool) -> FrameWait {
+    func vsyncWait(blocked: Bool, fits: Bool, locksDeadline: Bool, chainHadRoom: Bool) -> FrameWait {
         let decided = tracker.vsyncWait(
             for: _VsyncTracker.Boundary(
                 blocked: blocked, fits: fits, locksDeadline: locksDeadline, presentStart: presentStart,
@@ -236,7 +236,7 @@ extension _PresentPacer {
     /// frame before is placed by the vsync that released its present, if it blocked: the last
     /// timestamp's when that was a blocking return, else the present's own return's (frames paced
     /// by deadline whose presents blocked: a refresh the next frame missed is a drop).
-    mutating func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
+    func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
         tracker.placeFrame(
             called: called, number: number, blocked: blocked, frame: presentCount,
             interval: Int64(presentInterval), chainDepth: chainDepth,

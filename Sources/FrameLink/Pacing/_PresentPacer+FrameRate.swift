@@ -6,10 +6,8 @@ extension _PresentPacer {
 
     /// The vsyncs from one present to the next (`PresentSource.presentInterval`).
     var presentInterval: Int {
-        mutating get {
-            cadence.presentInterval(
-                followsVsync: mode == .vsync, base: vsyncRate, pacedDirectly: pacesRequestedRateDirectly)
-        }
+        cadence.presentInterval(
+            followsVsync: mode == .vsync, base: vsyncRate, pacedDirectly: pacesRequestedRateDirectly)
     }
 
     /// Whether auto frame rate has halved the rate.
@@ -21,9 +19,7 @@ extension _PresentPacer {
     /// The vsyncs per frame chosen for the requested range while frames follow the vsync (1
     /// without one, or while the range is paced directly), for the display's rate (measured when
     /// known; see `_FrameRateCadence.divisor(of:)`).
-    var rangeInterval: Int {
-        mutating get { cadence.rangeInterval(of: vsyncRate, pacedDirectly: pacesRequestedRateDirectly) }
-    }
+    var rangeInterval: Int { cadence.rangeInterval(of: vsyncRate, pacedDirectly: pacesRequestedRateDirectly) }
 
     /// Whether frames are paced directly at a rate asked for (`_FrameRateCadence.pacesDirectly`):
     /// ``directRange`` on a variable-refresh display.
@@ -58,7 +54,7 @@ extension _PresentPacer {
     /// the display shows it when it is presented, and it is not a drop. Late after the last
     /// frame's timestamp, or after `previousShownTime` (when the frame before it is shown, if
     /// known) when that is later: a frame queued ahead covers it.
-    mutating func isLateOnVariableRefresh(previousShownTime: Int64?) -> Bool {
+    func isLateOnVariableRefresh(previousShownTime: Int64?) -> Bool {
         guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
             let lastTimestamp
         else { return false }
@@ -72,7 +68,7 @@ extension _PresentPacer {
     /// The refreshes a variable-refresh display (`display`) makes on its own between frames on time
     /// at the rate paced now (the deadline grid's or the vsync's, times ``presentInterval``): not
     /// drops (see ``_VariableRefreshModel/ownRefreshesOnTime(pacedPeriod:refresh:)``).
-    mutating func ownRefreshesOnTime(on display: ClosedRange<FrameRate>) -> Int {
+    func ownRefreshesOnTime(on display: ClosedRange<FrameRate>) -> Int {
         let period = pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
         return _VariableRefreshModel.ownRefreshesOnTime(pacedPeriod: period * Int64(presentInterval), refresh: display)
     }
@@ -86,7 +82,7 @@ extension _PresentPacer {
     /// below the display's minimum, as the game asked: see
     /// ``_VariableRefreshModel/ownRefreshesOnTime(pacedPeriod:refresh:)``). `nil` elsewhere: the
     /// interval counts them.
-    mutating func dropsShownAsPresented(lastShown: Int64?) -> Int? {
+    func dropsShownAsPresented(lastShown: Int64?) -> Int? {
         guard let display = variableRefreshRange, deadline.refreshRate <= display.upperBound, let lastShown
         else { return nil }
         let own = _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: lastShown, refresh: display).drops
@@ -95,31 +91,27 @@ extension _PresentPacer {
 
     /// The effective frame rate (`PresentSource.refreshRate`).
     var refreshRate: FrameRate {
-        mutating get {
-            let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
-            return base.divided(by: presentInterval)
-        }
+        let base = mode == .vsync ? (measuredRefreshRate ?? displayRefreshRate) : deadline.refreshRate
+        return base.divided(by: presentInterval)
     }
 
     /// Paces frames at a rate in `range` (`PresentSource.requestFrameRate(in:)`).
-    mutating func requestFrameRate(in range: FrameRateRange?) {
+    func requestFrameRate(in range: FrameRateRange?) {
         if cadence.request(range) { applyRequestedRange() }
     }
 
     /// The rate chosen for the requested range and why (`PresentSource.frameRateChoice`).
     var frameRateChoice: FrameRateChoice? {
-        mutating get {
-            guard let requestedRange, mode != .unpaced else { return nil }
-            if mode == .vsync && !pacesRequestedRateDirectly {
-                return requestedRange.choice(dividing: vsyncRate, by: rangeInterval)
-            }
-            return deadline.frameRateChoice
+        guard let requestedRange, mode != .unpaced else { return nil }
+        if mode == .vsync && !pacesRequestedRateDirectly {
+            return requestedRange.choice(dividing: vsyncRate, by: rangeInterval)
         }
+        return deadline.frameRateChoice
     }
 
     /// Applies the requested range: the vsync divisor is chosen afresh, and the deadline grid
     /// (see ``applyDeadlineRange()``).
-    mutating func applyRequestedRange() {
+    func applyRequestedRange() {
         cadence.chooseAgain()
         if pacesRequestedRateDirectly, let range = directRange, let display = variableRefreshRange {
             applyDeadlineRange()
@@ -142,7 +134,7 @@ extension _PresentPacer {
     /// The deadline grid's rate for the requested range on a fixed display: the same division of
     /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
     /// else the preferred rate directly but never above the display's rate.
-    mutating func applyDeadlineRange() {
+    func applyDeadlineRange() {
         let vsyncIsKnown =
             measuredRefreshRate != nil && tracker.grid.isUsable && !tracker.keepsNoPhase
             && !tracker.returnsFollowFrames && !vsyncIsFasterThanDisplay
@@ -153,7 +145,7 @@ extension _PresentPacer {
     }
 
     /// Notes what the frame's work cost: for the back-to-back frames, and the automatic frame rate.
-    mutating func noteFrameCost(_ cost: Int64) {
+    func noteFrameCost(_ cost: Int64) {
         backToBack.noteFrameCost(cost)
         guard automaticFrameRate else { return }
         // The budget of a frame at the rate asked for (every vsync, or a requested range's rate).
@@ -163,15 +155,13 @@ extension _PresentPacer {
     /// What the halved rate presents on: every 2nd deadline of a requested range's rate, or every
     /// 2k-th vsync for a divisor k.
     var halvedCadence: (every: Int, ofDeadlines: Bool) {
-        mutating get {
-            mode == .deadline && cadence.requestedRange != nil
-                ? (_AutoFrameRate.halvingFactor, true) : (rangeInterval * _AutoFrameRate.halvingFactor, false)
-        }
+        mode == .deadline && cadence.requestedRange != nil
+            ? (_AutoFrameRate.halvingFactor, true) : (rangeInterval * _AutoFrameRate.halvingFactor, false)
     }
 
     /// Notes in the log what the automatic frame rate did (`turnedOff`: it went back to the full
     /// rate because it was turned off).
-    mutating func apply(_ action: _AutoFrameRate.Action, turnedOff: Bool = false) {
+    func apply(_ action: _AutoFrameRate.Action, turnedOff: Bool = false) {
         switch action {
         case .none:
             break

@@ -3,7 +3,7 @@ extension _PresentPacer {
     /// Takes in what the last present showed: whether it blocked, what that says of the swap
     /// chain and the back-to-back frames, and what it (or presentation feedback) tells the vsync
     /// tracker.
-    mutating func measurePresent() -> _MeasuredPresent {
+    func measurePresent() -> _MeasuredPresent {
         presentDurations.append(lastPresentDuration)
         // A present blocked when it took a good part of a period, or, once a grid is fitted, when
         // it returned on the vsync after its call (called just before one, it waits a moment:

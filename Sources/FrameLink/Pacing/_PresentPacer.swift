@@ -3,12 +3,19 @@
 /// ``_BackToBackFrames``, ``_FrameRateCadence``, a ``DeadlineSource``) and the frame-to-frame
 /// facts they are fed. The source is its public face: it keeps the host's closures, calls present,
 /// and tells the game of a changed state; everything between one present and the next frame's
-/// timestamp happens here, in a value the source owns.
+/// timestamp happens here, in an object the source owns.
+///
+/// **An object, not a value.** Held as a value, the pacer was under one exclusive access for each
+/// whole call, and host code that runs inside its work — the clock the source reads (a
+/// ``PacingClock`` a host writes may read the source: a profiler tagging its samples with the
+/// pacing state) — trapped with a fatal access conflict on any read of the source (found by
+/// review). As an object, each part is accessed on its own, as the source's properties were.
+/// (Log lines are still written after the work: see ``_PacingLogEntry``.)
 ///
 /// The settings a host or game changes (``pacing``, ``displayRefreshRate`` and the rest) are kept
 /// here too, and a change takes effect through them (the `didSet` of each).
 @MainActor
-struct _PresentPacer {
+final class _PresentPacer {
     /// The presents whose durations the reasons quote the median of: 16.
     nonisolated static let presentDurationsWindow = 16
 
