@@ -195,6 +195,24 @@ struct PacingMachineTests {
         #expect(machine.state == PacingState(mode: .vsync, reason: .measuring))
     }
 
+    @Test(
+        "a vsync kept while measuring again (automatic asked for after vsync) is confirmed by the evidence that promotes one"
+    )
+    func vsyncKeptWhileMeasuringIsConfirmed() {
+        var machine = _PacingMachine(state: PacingState(mode: .vsync, reason: .measuring))
+        var evidence = Self.vsyncEvidence()
+        evidence.lastReturnFits = false
+        #expect(machine.frameBegan(evidence) == .none)
+        #expect(machine.state == PacingState(mode: .vsync, reason: .measuring), "no fit yet: still measuring")
+        evidence.lastReturnFits = true
+        #expect(machine.frameBegan(evidence) == .none)
+        #expect(machine.state.reason == .presentBlocks(median: .nanoseconds(Self.period / 2), grid: .hz60))
+        // A vsync asked for is not measured: nothing to confirm.
+        var requested = _PacingMachine(state: PacingState(mode: .vsync, reason: .requested))
+        _ = requested.frameBegan(Self.vsyncEvidence())
+        #expect(requested.state == PacingState(mode: .vsync, reason: .requested))
+    }
+
     @Test("a range paced directly on VRR is deadline pacing with its reason, until it is no longer")
     func rangeOnVariableRefresh() throws {
         var machine = _PacingMachine(state: Self.measuring)

@@ -109,4 +109,28 @@ struct PresentSourceShellTests {
             #expect(source.mode == (refresh == .none ? .deadline : .vsync), "\(source.pacingDescription)")
         }
     }
+
+    @Test(
+        "automatic pacing asked for again after a vsync lock measures and concludes, directly or after a forced vsync",
+        arguments: [false, true])
+    func automaticAgainConcludes(viaForcedVsync: Bool) {
+        let lab = DisplayLab(refresh: .fixed(.hz60, phase: .milliseconds(3)))
+        let source = lab.makeSource()
+        let loop = FrameLoop(source: source)
+        var told: [PacingState] = []
+        source.onPacingStateChange = { told.append($0) }
+        DisplayLink { _ in lab.work(for: .milliseconds(3)) }.add(to: loop, forMode: .common)
+        loop.run(frames: 200)
+        #expect(source.mode == .vsync && !source.pacingState.reason.isMeasuring, "\(source.pacingDescription)")
+        if viaForcedVsync {
+            source.pacing = .vsync
+            loop.run(frames: 10)
+        }
+        source.pacing = .automatic
+        #expect(source.pacingState.reason.isMeasuring)
+        loop.run(frames: 100)
+        // (It stayed "measuring" for 3,000 frames and more before the fix.)
+        #expect(source.mode == .vsync && !source.pacingState.reason.isMeasuring, "\(told.map(\.description))")
+        #expect(told.last?.reason.isMeasuring == false)
+    }
 }
