@@ -14,9 +14,10 @@ struct FrameRecordArithmeticTests {
         return Int((interval + period / 2) / period) - 1
     }
 
-    @Test("dropped frames agree with the exact formula for 200,000 seeded pairs and every pair of extremes")
-    func droppedFramesNeverOverflow() {
-        var random = SplitMix64(seed: 15)
+    /// (interval, period) pairs: every pair of extremes, and 200,000 seeded ones (half of them an
+    /// interval within ten periods of a period up to 100 ms, half anything at all).
+    static func pairs(seed: UInt64) -> [(Int64, Int64)] {
+        var random = SplitMix64(seed: seed)
         let extremes: [Int64] = [.min, .min + 1, -1, 0, 1, 2, 3, 16_666_667, .max / 3, .max / 2, .max - 1, .max]
         var pairs: [(Int64, Int64)] = []
         for interval in extremes { for period in extremes { pairs.append((interval, period)) } }
@@ -26,7 +27,12 @@ struct FrameRecordArithmeticTests {
             pairs.append(
                 (Int64.random(in: .min ... .max, using: &random), Int64.random(in: .min ... .max, using: &random)))
         }
-        for (interval, period) in pairs {
+        return pairs
+    }
+
+    @Test("dropped frames agree with the exact formula for 200,000 seeded pairs and every pair of extremes")
+    func droppedFramesNeverOverflow() {
+        for (interval, period) in Self.pairs(seed: 15) {
             #expect(
                 FrameRecord.droppedFrames(interval: interval, period: period)
                     == Self.reference(interval: interval, period: period),
@@ -52,17 +58,7 @@ struct FrameRecordArithmeticTests {
         "a known count is kept within the most an interval holds, which is never fewer than rounding counts (every pair of extremes, 200,000 seeded pairs)"
     )
     func knownDropsWithinTheBound() {
-        var random = SplitMix64(seed: 16)
-        let extremes: [Int64] = [.min, -1, 0, 1, 2, 3, 16_666_667, .max / 2, .max - 1, .max]
-        var pairs: [(Int64, Int64)] = []
-        for interval in extremes { for period in extremes { pairs.append((interval, period)) } }
-        for _ in 0..<100_000 {
-            let period = Int64.random(in: 1...100_000_000, using: &random)
-            pairs.append((Int64.random(in: 0...(period * 10), using: &random), period))
-            pairs.append(
-                (Int64.random(in: .min ... .max, using: &random), Int64.random(in: .min ... .max, using: &random)))
-        }
-        for (interval, period) in pairs {
+        for (interval, period) in Self.pairs(seed: 16) {
             let counted = FrameRecord.droppedFrames(interval: interval, period: period)
             let most = FrameRecord.mostDroppedFrames(interval: interval, period: period)
             // A log written before keeps reading: what rounding counted never exceeds the bound.

@@ -193,6 +193,27 @@ struct PacingLogTests {
         #expect(waits.count == 1, "\(messages.map(\.text))")
     }
 
+    /// Runs `frames` frames on a 60 Hz lab display with 0.3 ms of jitter that moves to 75 Hz at
+    /// frame 500 without the source being told; `setUp` gets the source first, and `work` says each
+    /// frame's work (and may change the lab). Returns the frames run.
+    static func runMovingDisplay(
+        frames: Int, setUp: (PresentSource) -> Void, work: @escaping @MainActor (Int64, DisplayLab) -> Duration
+    ) -> Int {
+        let lab = DisplayLab(
+            refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
+        let source = lab.makeSource()
+        setUp(source)
+        let loop = FrameLoop(source: source)
+        var count = 0
+        DisplayLink { link in
+            count += 1
+            lab.work(for: work(link.frameIndex, lab))
+            if link.frameIndex == 500 { lab.changeRefresh(to: .fixed(.hz75)) }
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: frames)
+        return count
+    }
+
     @Test(
         "a log handler may read the source for every message (mode changes, a lock gained and lost, a re-lock, the automatic frame rate both ways): lines are written once the pacer's work is done, never inside it (a read there was a fatal access conflict)"
     )
@@ -209,19 +230,15 @@ struct PacingLogTests {
             reads += 1
         }
         let messages = capturing(onLog: readTheSource) {
-            let lab = DisplayLab(
-                refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
-            let made = lab.makeSource()
-            source = made
-            made.automaticFrameRate = true
-            let loop = FrameLoop(source: made)
-            DisplayLink { link in
-                lab.work(for: .milliseconds(link.frameIndex >= 700 && link.frameIndex < 900 ? 20 : 2))
-                if link.frameIndex == 300 { lab.isHidden = true }
-                if link.frameIndex == 400 { lab.isHidden = false }
-                if link.frameIndex == 500 { lab.changeRefresh(to: .fixed(.hz75)) }
-            }.add(to: loop, forMode: .common)
-            loop.run(frames: 1_200)
+            let frames = Self.runMovingDisplay(frames: 1_200) { made in
+                source = made
+                made.automaticFrameRate = true
+            } work: { index, lab in
+                if index == 300 { lab.isHidden = true }
+                if index == 400 { lab.isHidden = false }
+                return .milliseconds(index >= 700 && index < 900 ? 20 : 2)
+            }
+            #expect(frames == 1_200)
         }
         #expect(reads == messages.count)
         let texts = messages.map(\.text)
@@ -249,17 +266,11 @@ struct PacingLogTests {
         }
         var frames = 0
         let messages = capturing(onLog: changeTheSource) {
-            let lab = DisplayLab(
-                refresh: .fixed(.hz60, phase: .milliseconds(3)), jitter: .uniform(upTo: .microseconds(300)))
-            let made = lab.makeSource()
-            source = made
-            let loop = FrameLoop(source: made)
-            DisplayLink { link in
-                frames += 1
-                lab.work(for: .milliseconds(link.frameIndex % 97 == 0 ? 40 : 2))
-                if link.frameIndex == 500 { lab.changeRefresh(to: .fixed(.hz75)) }
-            }.add(to: loop, forMode: .common)
-            loop.run(frames: 1_000)
+            frames = Self.runMovingDisplay(frames: 1_000) {
+                source = $0
+            } work: { index, _ in
+                .milliseconds(index % 97 == 0 ? 40 : 2)
+            }
         }
         #expect(frames == 1_000)
         #expect(changes == messages.count && changes > 0)

@@ -170,6 +170,14 @@ struct PacingSweepTests {
 /// Sweep scenarios that failed once, kept as regressions of the general rule that fixed them.
 @Suite("make sweep: regressions")
 struct PacingSweepRegressionTests {
+    /// Runs scenario `index` of sweep `seed` and expects it to pass every check.
+    @MainActor
+    static func expectPasses(seed: UInt64, index: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let scenario = SweepScenario(seed: seed, index: index)
+        let verdict = SweepVerdict(SweepRun(scenario))
+        #expect(verdict.passes, "\(scenario): \(verdict.failures)", sourceLocation: sourceLocation)
+    }
+
     @MainActor
     @Test(
         "a frame coming onto the grid after deadline-paced frames whose presents blocked counts the refresh it missed",
@@ -192,9 +200,7 @@ struct PacingSweepRegressionTests {
         // Three buffers: the frame before is still to be shown when this one is presented after
         // its own timestamp's next vsync. Taken for a late frame, it restarted the frames' phase at
         // its return and the next frame came back onto the old grid less than a period later.
-        let scenario = SweepScenario(seed: seed, index: index)
-        let verdict = SweepVerdict(SweepRun(scenario))
-        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+        Self.expectPasses(seed: seed, index: index)
     }
 
     @MainActor
@@ -205,9 +211,7 @@ struct PacingSweepRegressionTests {
         // Log-normal delays (median 0.2-0.4 ms, no feedback): the lower hull's edge rested on two
         // returns of the thin lower tail and tilted the line; timestamps and targets strayed more
         // than 100 µs beyond the delay's floor. The low-quantile line replaces the hull's slope.
-        let scenario = SweepScenario(seed: seed, index: index)
-        let verdict = SweepVerdict(SweepRun(scenario))
-        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+        Self.expectPasses(seed: seed, index: index)
     }
 
     @MainActor
@@ -221,9 +225,7 @@ struct PacingSweepRegressionTests {
         // After the show, frames waited for the grid's next vsync after each present with room in
         // the chain, so the chain never filled; the display showed each frame as its present came,
         // and every target was off by a frame's work.
-        let scenario = SweepScenario(seed: seed, index: index)
-        let verdict = SweepVerdict(SweepRun(scenario))
-        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+        Self.expectPasses(seed: seed, index: index)
     }
 
     @MainActor
@@ -237,8 +239,6 @@ struct PacingSweepRegressionTests {
         // Capped at 43-50 Hz on a display whose slowest refresh is 41-46 Hz, frames at 90-110 % of
         // the cap's period: the source knew the display refreshed on its own (a drop), but the
         // statistics kept it within the interval rounded to periods (1.44 periods: none).
-        let scenario = SweepScenario(seed: seed, index: index)
-        let verdict = SweepVerdict(SweepRun(scenario))
-        #expect(verdict.passes, "\(scenario): \(verdict.failures)")
+        Self.expectPasses(seed: seed, index: index)
     }
 }
