@@ -11,6 +11,6 @@ struct _MeasuredPresent {
     var previousShownTime: Int64?
     /// Whether the model knows the chain had room for it.
     var chainHadRoom: Bool
-    /// Whether a variable-refresh display waited for it (it refreshed on its own meanwhile).
-    var displayWaited = false
+    /// Whether it is the first frame after a variable-refresh display's window was shown again.
+    var firstAfterShow = false
 }

@@ -188,6 +188,12 @@ struct _PacingMachine {
                 // rules above could end that (found by review: "measuring" for good, 3,000 frames
                 // on a steady 60 Hz display).
                 promoteToVsync(evidence)
+            } else if state.reason.isMeasuring && !evidence.presentsBlock {
+                // **A vsync kept while measuring whose presents do not block is measured as at
+                // start**: by deadline, with frames back to back once they are light (following
+                // a grid there is none of, a display with no vsync stayed "measuring" for good:
+                // found by review).
+                state.mode = .deadline
             }
         }
         return .none
@@ -217,6 +223,11 @@ struct _PacingMachine {
             // Measured afresh, pacing meanwhile as the mode goes (a forced vsync keeps its grid);
             // frames that were not paced at all are paced by deadline while measuring, as at start.
             state = PacingState(mode: state.mode == .unpaced ? .deadline : state.mode, reason: .measuring)
+            // **Measuring afresh needs frames back to back**: a verdict against vsync rests on
+            // presents that returned at once into a chain that must have been full, and only
+            // back-to-back frames fill one (asked for again without them, a display with no vsync
+            // stayed "measuring" for good: found by review). They go as soon as frames are light.
+            verdictAwaitsLightFrames = true
         }
     }
 

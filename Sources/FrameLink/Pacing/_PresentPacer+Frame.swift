@@ -91,15 +91,22 @@ extension _PresentPacer {
             guard let display = variableRefreshRange, let lastTimestamp else { return .none }
             tracker.forgetPosition()
             tracker.grid.restartPhase()
-            // (A display that waited for the frame shows it as it comes.)
-            let shown =
-                present.displayWaited
-                ? (time: presentStart, drops: 0)
-                : _VariableRefreshModel.showing(
+            let shown: (time: Int64, drops: Int)
+            if present.firstAfterShow {
+                // The display refreshed on its own every slowest period since it last showed a
+                // frame of ours, and nothing was to be shown meanwhile (no drop).
+                let time =
+                    lastShownBeforeHiding.map {
+                        _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: $0, refresh: display).time
+                    } ?? presentStart
+                shown = (time, 0)
+            } else {
+                shown = _VariableRefreshModel.showing(
                     presentedAt: presentStart,
                     lastShown: present.previousShownTime
                         ?? (mode == .vsync ? lastTimestamp : previousPresentStart ?? lastTimestamp),
                     refresh: display)
+            }
             tracker.knownDrops = max(0, shown.drops - ownRefreshesOnTime(on: display))
             tracker.knownShownTime = shown.time
             machine.frameLateOnVariableRefresh(
@@ -193,9 +200,15 @@ extension _PresentPacer {
             tracker.knownTarget = nil
             return woke
         }
+        let previousTimestamp = lastTimestamp
         lastTimestamp = timestamp
         lastTimestampWasBlockingReturn = boundary.isBlockingReturn
         if pacing == .automatic { detect() }
+        if case .vsync = boundary, let known = tracker.knownDrops, let previousTimestamp {
+            tracker.knownDrops = min(
+                known,
+                Self.mostSwapChainDrops(interval: timestamp - previousTimestamp, period: refreshRate.periodNanoseconds))
+        }
         return FrameInstant(nanoseconds: timestamp)
     }
 

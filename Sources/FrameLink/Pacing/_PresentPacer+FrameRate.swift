@@ -58,7 +58,7 @@ extension _PresentPacer {
         guard let display = variableRefreshRange, pacing == .automatic, machine.phaseProbe == nil,
             let lastTimestamp
         else { return false }
-        if displayWaitsForNextFrame { return true }  // (See `displayWaitsForNextFrame`.)
+        if firstFrameAfterShow { return true }  // (See `firstFrameAfterShow`.)
         return _VariableRefreshModel.isLate(
             presentStart: presentStart, lastFrame: max(lastTimestamp, previousShownTime ?? lastTimestamp),
             pacedPeriod: pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod,

@@ -36,8 +36,8 @@ extension _PresentPacer {
         let lateOnVariableRefresh = isLateOnVariableRefresh(previousShownTime: previousShownTime)
         // (The first frame after a variable-refresh display was shown again is late: its display
         // waited for it.)
-        let displayWaited = displayWaitsForNextFrame
-        displayWaitsForNextFrame = false
+        let firstAfterShow = firstFrameAfterShow
+        firstFrameAfterShow = false
         // **A block longer than the chain explains is no vsync's**: a present waits at most for
         // the frames queued ahead of it and its own vsync (the chain's depth plus the present
         // interval, in periods) and a delay; one that blocked longer (a compositor's
@@ -71,7 +71,7 @@ extension _PresentPacer {
         return _MeasuredPresent(
             blocked: blocked, fits: fits, lateOnVariableRefresh: lateOnVariableRefresh,
             previousShownTime: previousShownTime, chainHadRoom: chainHadRoom,
-            displayWaited: displayWaited && lateOnVariableRefresh)
+            firstAfterShow: firstAfterShow && lateOnVariableRefresh)
     }
 
 }

@@ -28,6 +28,22 @@ final class _PresentPacer {
     /// grid numbers within half a period).
     static let longestBlockSlackFraction: Int64 = 2
 
+    /// **A swap-chain count needs an interval a period divided by this over one period**: a
+    /// quarter. Frames on the vsync are whole periods apart, and a drop makes two; a count the
+    /// model got wrong in an interval a few nanoseconds over one period is no drop (found by
+    /// review once the statistics took a known drop in anything over one period, as a
+    /// variable-refresh display's own drops need: 1.1 periods at a cap just above its minimum).
+    nonisolated static let swapChainDropSlackFraction: Int64 = 4
+
+    /// The most drops the swap-chain model may book in an interval of frames on the vsync: none
+    /// up to ``swapChainDropSlackFraction`` of a period over one period, then one more per period.
+    nonisolated static func mostSwapChainDrops(interval: Int64, period: Int64) -> Int {
+        guard period > 0 else { return 0 }
+        let slack = period / swapChainDropSlackFraction
+        guard interval > period, interval - period > slack else { return 0 }
+        return Int((interval - period - slack - 1) / period) + 1
+    }
+
     /// A present held for a divisor or a halved rate goes out this fraction of a period into the
     /// interval before its vsync: halfway, as far from both vsyncs as it can be.
     static let holdFraction: Int64 = 2
@@ -77,14 +93,18 @@ final class _PresentPacer {
                 // Shown again: a variable-refresh display refreshed on its own meanwhile and shows
                 // the next frame as it comes, so its refreshes take that frame's phase, as after a
                 // late frame (no fixed grid's phase carried across the window): that frame is
-                // taken as a late one, shown when presented, and the next starts at once.
+                // taken as a late one, shown as the display's own refreshes allow, and the next
+                // starts at once.
                 if variableRefreshRange != nil {
                     tracker.forgetPosition()
                     tracker.grid.restartPhase()
-                    displayWaitsForNextFrame = true
+                    firstFrameAfterShow = true
                 }
                 return
             }
+            // (A frame still queued to be shown is discarded with the window: the last refresh
+            // that showed a frame of ours has passed.)
+            lastShownBeforeHiding = tracker.knownShownTime.flatMap { $0 <= now.nanoseconds ? $0 : nil } ?? lastTimestamp
             guard let lastTimestamp else { return }
             if let measuredRefreshRate, tracker.grid.isUsable, !vsyncIsFasterThanDisplay, !tracker.keepsNoPhase {
                 deadline.refreshRate = measuredRefreshRate
@@ -157,13 +177,20 @@ final class _PresentPacer {
     /// returned.
     var frameStart: Int64 = 0
     var returnOffset: Int64 = 0
-    /// Whether a variable-refresh display waits for the next frame presented (it refreshed on its
-    /// own while the window was hidden): it shows that frame as it comes, as a late one. Following
+    /// Whether the next frame presented is the first after a variable-refresh display's window was
+    /// shown again: the display refreshed on its own meanwhile, and shows that frame as it comes
+    /// (or a fastest period after its own last refresh), so it is taken as a late one. Following
     /// the vsync grid instead, each frame waited for the grid's next vsync after a present with
     /// room in the chain, so the chain never filled again; the display showed each frame as its
     /// present came, a frame's work after the grid's vsync, and every target was off by that work
     /// (found by the sweep: 5 of 6,000 scenarios).
-    var displayWaitsForNextFrame = false
+    var firstFrameAfterShow = false
+    /// When the display last showed a frame of ours before the window was hidden (the frame
+    /// presented last, if it was shown by then, else the last frame's timestamp): a variable-refresh
+    /// display refreshes on its own every slowest period from there, which places the first frame
+    /// after the show (taken as shown when presented, it was up to a fastest period early: found
+    /// by review).
+    var lastShownBeforeHiding: Int64?
     /// Whether the current frame's work cost was noted (by `presentWait()` or `willPresent()`).
     var workCostNoted = false
 

@@ -19,13 +19,14 @@ enum _VariableRefreshModel {
     }
 
     /// The refreshes a display refreshing within `refresh` makes on its own between frames that
-    /// come on time every `pacedPeriod`: none while the paced period is shorter than its slowest
+    /// come on time every `pacedPeriod`: none while the paced period is no longer than its slowest
     /// refresh; else the slowest refreshes that run out within it (a rate asked for below the
     /// display's minimum, 30 Hz halved on a 44 Hz minimum, shows each frame again, as the game
-    /// asked: no drop). Only refreshes beyond these are drops.
+    /// asked: no drop). Only refreshes beyond these are drops. (A rate at the minimum exactly is
+    /// one the display keeps: a repeat there is a frame too late, a drop; found by review.)
     static func ownRefreshesOnTime(pacedPeriod: Int64, refresh: ClosedRange<FrameRate>) -> Int {
         let longest = refresh.lowerBound.periodNanoseconds
-        guard longest > 0, pacedPeriod >= longest else { return 0 }
+        guard longest > 0, pacedPeriod > longest else { return 0 }
         return Int(pacedPeriod / longest)
     }
 
