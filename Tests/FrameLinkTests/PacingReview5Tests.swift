@@ -165,7 +165,17 @@ extension R5 {
 }
 
 extension R5 {
-    /// Frames whose claim of when the frame before was shown is more than 100 µs from the truth:
+    /// Expects the drops booked from frame `first` to `last` to be the display's missed refreshes,
+    /// naming the known drops booked in one-period intervals if not.
+    func expectBookedIsMissed(from first: Int64, to last: Int64, sourceLocation: SourceLocation = #_sourceLocation) {
+        let (booked, missed) = (booked(from: first, to: last), missed(from: first, to: last))
+        #expect(
+            booked == missed,
+            "booked \(booked), missed \(missed); known drops in one-period intervals: \(shortIntervalKnownDrops(from: first))",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Frames whose claim of when the frame before was shown is more than `tolerance` from the truth:
     /// (frame, claim − truth in µs).
     func wrongShownClaims(from first: Int64, through last: Int64, tolerance: Int64 = 100_000) -> [(Int64, Int64)] {
         frames.compactMap { frame in
@@ -250,13 +260,8 @@ struct Review5DefectTests {
         config.workFraction = { _, _ in 0.88 }
         config.frames = 700
         let run = R5(config)
-        let booked = run.booked(from: 120, to: 690)
-        let missed = run.missed(from: 120, to: 690)
         // At a125524: booked 1 (frame 194: known 1, interval 9 ns over the period), missed 0; at c45d63e: 0.
-        #expect(
-            booked == missed,
-            "booked \(booked), missed \(missed); known drops in one-period intervals: \(run.shortIntervalKnownDrops(from: 120))"
-        )
+        run.expectBookedIsMissed(from: 120, to: 690)
     }
 
     @Test("VRR 47-147 Hz, 2 buffers, frames at 87 %: no drop booked where the display missed none")
@@ -269,13 +274,8 @@ struct Review5DefectTests {
         config.workFraction = { _, _ in 0.8713315864000081 }
         config.frames = 1_200
         let run = R5(config)
-        let booked = run.booked(from: 130, to: 1_190)
-        let missed = run.missed(from: 130, to: 1_190)
         // At a125524: booked 2 (frames 138 and 1007: known 1 in intervals 15 and 3 ns over the period), missed 0; c45d63e: 0.
-        #expect(
-            booked == missed,
-            "booked \(booked), missed \(missed); known drops in one-period intervals: \(run.shortIntervalKnownDrops(from: 130))"
-        )
+        run.expectBookedIsMissed(from: 130, to: 1_190)
     }
 
     /// The bound's own wording ("one per whole period beyond the first") gives none here.
