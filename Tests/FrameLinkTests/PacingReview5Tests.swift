@@ -164,6 +164,35 @@ extension R5 {
     }
 }
 
+extension R5.Config {
+    /// 30 Hz asked for on a 44–144 Hz display with the automatic frame rate on, frames over budget
+    /// from 200 to 500 (halved to 15 Hz there, below the display's minimum).
+    static func halvedBelowTheMinimum(name: String) -> Self {
+        var config = R5.Config(
+            name: name, refresh: .variable(minimum: FrameRate(numerator: 44), maximum: .hz144),
+            jitter: .uniform(upTo: .microseconds(300)), seed: 4)
+        config.range = FrameRateRange(exactly: 30)
+        config.autoFrameRate = true
+        config.workPeriod = FrameRate(numerator: 30).periodNanoseconds
+        config.workFraction = { index, draw in (200..<500).contains(index) ? 1.05 + draw * 0.1 : 0.5 }
+        return config
+    }
+
+    /// A variable display of `minimum`–`maximum` Hz, 2 buffers, log-normal delays (median 0.3 ms,
+    /// 99th percentile 0.9 ms), each frame's work `work` of the fastest period.
+    static func variableLogNormal(minimum: Int64, maximum: Int64, work: Double, seed: UInt64, frames: Int) -> Self {
+        var config = R5.Config(
+            name:
+                "variable \(minimum)-\(maximum) Hz, 2 buffers, log-normal 0.3/0.9 ms, \(Int(work * 100)) %, seed \(seed)",
+            refresh: .variable(minimum: FrameRate(numerator: minimum), maximum: FrameRate(numerator: maximum)),
+            jitter: .lognormal(median: .microseconds(300), percentile99: .microseconds(900)), seed: seed)
+        config.workPeriod = FrameRate(numerator: maximum).periodNanoseconds
+        config.workFraction = { _, _ in work }
+        config.frames = frames
+        return config
+    }
+}
+
 extension R5 {
     /// Expects the drops booked from frame `first` to `last` to be the display's missed refreshes,
     /// naming the known drops booked in one-period intervals if not.
@@ -266,14 +295,7 @@ struct Review5DefectTests {
 
     @Test("VRR 47-147 Hz, 2 buffers, frames at 87 %: no drop booked where the display missed none")
     func variableDisplayKnownDropInOnePeriod() {
-        var config = R5.Config(
-            name: "variable 47-147 Hz, 2 buffers, log-normal 0.3/0.9 ms, 87 %, seed 44",
-            refresh: .variable(minimum: FrameRate(numerator: 47), maximum: FrameRate(numerator: 147)),
-            jitter: .lognormal(median: .microseconds(300), percentile99: .microseconds(900)), seed: 44)
-        config.workPeriod = FrameRate(numerator: 147).periodNanoseconds
-        config.workFraction = { _, _ in 0.8713315864000081 }
-        config.frames = 1_200
-        let run = R5(config)
+        let run = R5(.variableLogNormal(minimum: 47, maximum: 147, work: 0.8713315864000081, seed: 44, frames: 1_200))
         // At a125524: booked 2 (frames 138 and 1007: known 1 in intervals 15 and 3 ns over the period), missed 0; c45d63e: 0.
         run.expectBookedIsMissed(from: 130, to: 1_190)
     }
@@ -445,14 +467,7 @@ struct Review5PreexistingTests {
             "defect (older than review 5, same at c45d63e): at frame 355 the grid is re-fitted at 29.1 Hz; frames then start 34 ms apart, the display repeats every frame (40 missed by frame 400) and none is booked"
         ))
     func variableRefreshRelocksToASlowRate() {
-        var config = R5.Config(
-            name: "variable 42-151 Hz, 2 buffers, log-normal 0.3/0.9 ms, 91 %, seed 40",
-            refresh: .variable(minimum: FrameRate(numerator: 42), maximum: FrameRate(numerator: 151)),
-            jitter: .lognormal(median: .microseconds(300), percentile99: .microseconds(900)), seed: 40)
-        config.workPeriod = FrameRate(numerator: 151).periodNanoseconds
-        config.workFraction = { _, _ in 0.910594850815539 }
-        config.frames = 400
-        let run = R5(config)
+        let run = R5(.variableLogNormal(minimum: 42, maximum: 151, work: 0.910594850815539, seed: 40, frames: 400))
         #expect(run.booked(from: 100, to: 395) == run.missed(from: 100, to: 395))
         #expect((run.source.measuredRefreshRate?.framesPerSecond ?? 151) > 100, "\(run.source.pacingDescription)")
     }
@@ -523,14 +538,7 @@ struct Review5HeldTests {
     /// f82f00d: a VRR display paced below its minimum (30 Hz halved on 44-144 Hz) books no repeats.
     @Test("VRR at 30 Hz on 44-144 Hz, halved under heavy frames: no drops booked, none beyond the design")
     func halvedBelowTheMinimum() {
-        var config = R5.Config(
-            name: "30 Hz on 44-144, automatic frame rate",
-            refresh: .variable(minimum: FrameRate(numerator: 44), maximum: .hz144),
-            jitter: .uniform(upTo: .microseconds(300)), seed: 4)
-        config.range = FrameRateRange(exactly: 30)
-        config.autoFrameRate = true
-        config.workPeriod = FrameRate(numerator: 30).periodNanoseconds
-        config.workFraction = { index, draw in (200..<500).contains(index) ? 1.05 + draw * 0.1 : 0.5 }
+        var config = R5.Config.halvedBelowTheMinimum(name: "30 Hz on 44-144, automatic frame rate")
         config.frames = 600
         let run = R5(config)
         #expect(run.loop.statistics.droppedFrames == 0)
@@ -583,13 +591,7 @@ struct Review5HeldTests {
             config.workPeriod = FrameRate.hz144.periodNanoseconds * 3
             config.workFraction = { index, draw in index % 29 == 0 ? 1.2 + draw : 0.5 }
         default:
-            config = R5.Config(
-                name: name, refresh: .variable(minimum: FrameRate(numerator: 44), maximum: .hz144),
-                jitter: .uniform(upTo: .microseconds(300)), seed: 4)
-            config.range = FrameRateRange(exactly: 30)
-            config.autoFrameRate = true
-            config.workPeriod = FrameRate(numerator: 30).periodNanoseconds
-            config.workFraction = { index, draw in (200..<500).contains(index) ? 1.05 + draw * 0.1 : 0.5 }
+            config = R5.Config.halvedBelowTheMinimum(name: name)
         }
         config.frames = 600
         config.log = true
