@@ -213,6 +213,23 @@ struct PacingMachineTests {
         #expect(requested.state == PacingState(mode: .vsync, reason: .requested))
     }
 
+    @Test(
+        "automatic asked for again measures as at start: frames back to back once light, and a vsync kept while measuring whose presents do not block is measured by deadline"
+    )
+    func automaticAgainMeasuresAsAtStart() {
+        var machine = _PacingMachine(state: PacingState(mode: .vsync, reason: .requested))
+        machine.pacingRequested(.automatic)
+        #expect(machine.verdictAwaitsLightFrames)
+        var evidence = Self.returnsAtOnceEvidence()
+        evidence.mayMeasureAgain = true
+        // In vsync mode, presents that do not block: back to deadline, still measuring.
+        #expect(machine.frameBegan(evidence) == .none)
+        #expect(machine.state == Self.measuring)
+        // Then the light frames go back to back, to fill a chain.
+        #expect(machine.frameBegan(evidence) == .measureAgain)
+        #expect(machine.state == PacingState(mode: .deadline, reason: .measuringAgain))
+    }
+
     @Test("a range paced directly on VRR is deadline pacing with its reason, until it is no longer")
     func rangeOnVariableRefresh() throws {
         var machine = _PacingMachine(state: Self.measuring)

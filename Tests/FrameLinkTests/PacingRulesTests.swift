@@ -148,6 +148,18 @@ struct PacingRulesTests {
         #expect(shown.time == time && shown.drops == drops)
     }
 
+    @Test(
+        "a VRR display's own refreshes between frames on time: none up to its slowest period (a rate at its minimum included), then one per slowest period",
+        arguments: [
+            // 48–144 Hz: slowest period 20.83 ms.
+            (paced: Int64(16_666_667), own: 0), (20_833_333, 0), (20_833_334, 1), (33_333_333, 1),
+            (41_666_665, 1), (41_666_666, 2), (0, 0),
+        ])
+    func ownRefreshesOnTime(paced: Int64, own: Int) {
+        let refresh = FrameRate(framesPerSecond: 48)...FrameRate(framesPerSecond: 144)
+        #expect(_VariableRefreshModel.ownRefreshesOnTime(pacedPeriod: paced, refresh: refresh) == own)
+    }
+
     @Test("a frame is late on VRR past the paced period (at least the display's fastest), times the interval")
     func lateOnVariableRefresh() {
         let refresh = FrameRate(framesPerSecond: 48)...FrameRate(framesPerSecond: 144)

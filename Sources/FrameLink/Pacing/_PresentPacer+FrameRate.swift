@@ -61,16 +61,21 @@ extension _PresentPacer {
         if firstFrameAfterShow { return true }  // (See `firstFrameAfterShow`.)
         return _VariableRefreshModel.isLate(
             presentStart: presentStart, lastFrame: max(lastTimestamp, previousShownTime ?? lastTimestamp),
-            pacedPeriod: pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod,
-            interval: Int64(presentInterval), refresh: display)
+            pacedPeriod: pacedPeriodOnVariableRefresh, interval: Int64(presentInterval), refresh: display)
+    }
+
+    /// The period a variable-refresh display is paced at now, for one frame: a rate paced directly
+    /// (the deadline grid's), else the current one.
+    var pacedPeriodOnVariableRefresh: Int64 {
+        pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
     }
 
     /// The refreshes a variable-refresh display (`display`) makes on its own between frames on time
     /// at the rate paced now (the deadline grid's or the vsync's, times ``presentInterval``): not
     /// drops (see ``_VariableRefreshModel/ownRefreshesOnTime(pacedPeriod:refresh:)``).
     func ownRefreshesOnTime(on display: ClosedRange<FrameRate>) -> Int {
-        let period = pacesRequestedRateDirectly ? deadline.refreshRate.periodNanoseconds : currentPeriod
-        return _VariableRefreshModel.ownRefreshesOnTime(pacedPeriod: period * Int64(presentInterval), refresh: display)
+        _VariableRefreshModel.ownRefreshesOnTime(
+            pacedPeriod: pacedPeriodOnVariableRefresh * Int64(presentInterval), refresh: display)
     }
 
     /// The drops of a frame paced by deadline on a variable-refresh display (``variableRefreshRange``)
