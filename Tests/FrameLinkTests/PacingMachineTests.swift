@@ -12,7 +12,8 @@ struct PacingMachineTests {
     static func vsyncEvidence() -> _PacingMachine.Evidence {
         _PacingMachine.Evidence(
             presentsTimed: 16, medianPresent: period / 2, displayRate: .hz60, gridRate: .hz60,
-            gridPeriod: Double(period), gridIsStable: true, gridRelocks: 0, lastReturnFits: true,
+            gridRateIsMeasured: true, gridPeriod: Double(period), gridIsStable: true, gridRelocks: 0,
+            lastReturnFits: true,
             receivesFeedback: false, returnsWerePaced: false, returnsFollowFrames: false,
             vsyncIsFasterThanDisplay: false, fasterVerdictDoubted: false, presentsReturnAtOnceIntoFullChain: false,
             isProbing: false, mayMeasureAgain: false, pacesRequestedRateDirectly: false, keepsNoPhase: false,
@@ -48,6 +49,46 @@ struct PacingMachineTests {
         #expect(machine.frameBegan(Self.vsyncEvidence()) == .none)
         #expect(machine.state.mode == .vsync)
         #expect(machine.state.reason == .presentBlocks(median: .nanoseconds(Self.period / 2), grid: .hz60))
+    }
+
+    @Test("after a display change, a vsync state is stated again once the new grid is measured; a forced one is not")
+    func restatedAfterDisplayChange() {
+        var machine = _PacingMachine(state: Self.measuring)
+        _ = machine.frameBegan(Self.vsyncEvidence())
+        machine.displayChanged()
+        #expect(machine.statesAnotherDisplay)
+        // The new display's rate is not measured yet: the state stays as it was.
+        var evidence = Self.vsyncEvidence()
+        evidence.displayRate = FrameRate(numerator: 144)
+        evidence.gridRate = evidence.displayRate
+        evidence.gridRateIsMeasured = false
+        evidence.medianPresent = evidence.displayRate.periodNanoseconds / 3
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state.reason == .presentBlocks(median: .nanoseconds(Self.period / 2), grid: .hz60))
+        // Measured: stated again, with the new grid and median.
+        evidence.gridRate = FrameRate(framesPerSecond: 143.998)
+        evidence.gridRateIsMeasured = true
+        _ = machine.frameBegan(evidence)
+        #expect(
+            machine.state
+                == PacingState(
+                    mode: .vsync,
+                    reason: .presentBlocks(
+                        median: .nanoseconds(evidence.medianPresent), grid: FrameRate(framesPerSecond: 143.998))))
+        #expect(!machine.statesAnotherDisplay)
+        // Once: a rate that wobbles after that is not stated again.
+        evidence.gridRate = FrameRate(framesPerSecond: 143.999)
+        _ = machine.frameBegan(evidence)
+        #expect(
+            machine.state.reason
+                == .presentBlocks(
+                    median: .nanoseconds(evidence.medianPresent), grid: FrameRate(framesPerSecond: 143.998)))
+        // A forced vsync names no grid: a display change leaves it as it is.
+        var forced = _PacingMachine(state: Self.measuring)
+        forced.pacingRequested(.vsync)
+        forced.displayChanged()
+        _ = forced.frameBegan(evidence)
+        #expect(forced.state == PacingState(mode: .vsync, reason: .requested))
     }
 
     @Test("without a fitted last return there is no promotion, unless the presenter reports presentation times")

@@ -108,28 +108,87 @@ struct PacingRulesTests {
     func rateVerdict(reported: Double, fitted: Double, faster: Bool) {
         var verdict = _VsyncRateVerdict()
         verdict.judge(
-            period: 1e9 / fitted, relocks: 0, reported: FrameRate(framesPerSecond: reported), returnsWerePaced: false)
+            period: 1e9 / fitted, fit: Self.fit(relocks: 0), reported: FrameRate(framesPerSecond: reported),
+            returnsWerePaced: false)
         #expect(verdict.isFaster == faster)
+    }
+
+    /// A fit of a grid re-locked `relocks` times, with `taken` returns taken and `window` in its window.
+    static func fit(relocks: Int, taken: Int = 100, window: Int = 100) -> _VsyncRateVerdict.Fit {
+        _VsyncRateVerdict.Fit(relocks: relocks, returnsTaken: taken, windowReturns: window)
     }
 
     @Test("returns the source timed only cast doubt on a faster verdict; a display change waits for the next relock")
     func rateVerdictDoubtAndDisplayChange() {
         var verdict = _VsyncRateVerdict()
-        verdict.judge(period: 16_000_000, relocks: 0, reported: .hz60, returnsWerePaced: false)
+        verdict.judge(period: 16_000_000, fit: Self.fit(relocks: 0), reported: .hz60, returnsWerePaced: false)
         #expect(verdict.isFaster && !verdict.isDoubted)
-        verdict.judge(period: Double(Self.period), relocks: 0, reported: .hz60, returnsWerePaced: true)
+        verdict.judge(period: Double(Self.period), fit: Self.fit(relocks: 0), reported: .hz60, returnsWerePaced: true)
         #expect(verdict.isFaster && verdict.isDoubted)
         verdict.clear()
         #expect(!verdict.isFaster && !verdict.isDoubted)
-        verdict.displayChanged(relocks: 2)
-        #expect(!verdict.isCurrentDisplays(relocks: 2))
-        verdict.judge(period: 16_000_000, relocks: 2, reported: .hz60, returnsWerePaced: false)
+        verdict.displayChanged(at: Self.fit(relocks: 2))
+        #expect(!verdict.isCurrentDisplays(Self.fit(relocks: 2)))
+        verdict.judge(period: 16_000_000, fit: Self.fit(relocks: 2), reported: .hz60, returnsWerePaced: false)
         #expect(!verdict.isFaster)  // The old display's fit is not judged.
-        #expect(verdict.isCurrentDisplays(relocks: 3))
-        verdict.judge(period: 16_000_000, relocks: 3, reported: .hz60, returnsWerePaced: false)
+        #expect(verdict.isCurrentDisplays(Self.fit(relocks: 3)))
+        verdict.judge(period: 16_000_000, fit: Self.fit(relocks: 3), reported: .hz60, returnsWerePaced: false)
         #expect(verdict.isFaster)
         #expect(_VsyncRateVerdict.isAnotherDisplay(period: 1e9 / 144, reported: .hz60))
         #expect(!_VsyncRateVerdict.isAnotherDisplay(period: 1e9 / 59.94, reported: .hz60))
+    }
+
+    @Test(
+        "a first fit's period is no longer than 1.5 times the time per present (a FIFO chain shows each on a vsync of its own)",
+        arguments: [
+            // (candidate, time per present, nominal, expected): every present blocked: the candidate.
+            (
+                candidate: Int64(33_333_333), perPresent: Double?.none, nominal: Int64(16_666_667),
+                expected: Int64(33_333_333)
+            ),
+            // Returns 21 periods apart, 21 presents between: the nominal period.
+            (candidate: 350_000_000, perPresent: 16_900_000, nominal: 16_666_667, expected: 16_666_667),
+            // Within the bound (drops lengthen the time per present): the candidate stands.
+            (candidate: 20_000_000, perPresent: 16_900_000, nominal: 16_666_667, expected: 20_000_000),
+            // The nominal period is not allowed either: the time per present.
+            (candidate: 100_000_000, perPresent: 6_000_000, nominal: 16_666_667, expected: 6_000_000),
+        ])
+    func firstFitBoundedByPresents(candidate: Int64, perPresent: Double?, nominal: Int64, expected: Int64) {
+        #expect(
+            _VsyncGrid.vsyncInterval(candidate: candidate, timePerPresent: perPresent, nominalPeriod: nominal)
+                == expected)
+    }
+
+    @Test("returns some presents apart are fitted on the display's vsync, not at their own interval")
+    func sparseReturnsFitTheDisplay() {
+        // 60 Hz; one present in 21 blocks, the others were shown on the vsyncs between.
+        var grid = _VsyncGrid(nominalPeriod: Self.period)
+        for index in 0..<Int64(12) {
+            grid.add(returnTime: 2_000_000 + index * 21 * Self.period + 50_000, presents: index == 0 ? 1 : 21)
+        }
+        #expect(grid.hasGrid)
+        #expect(abs(grid.period - Double(Self.period)) < 1_000, "\(grid.period)")
+        // Without the presents between, the same returns are a 2.86 Hz display (as before).
+        var blind = _VsyncGrid(nominalPeriod: Self.period)
+        for index in 0..<Int64(12) { blind.add(returnTime: 2_000_000 + index * 21 * Self.period + 50_000) }
+        #expect(abs(blind.period - Double(21 * Self.period)) < 1_000, "\(blind.period)")
+    }
+
+    @Test(
+        "after a display change, a fit is the new display's once it re-locked or its window holds only later returns",
+        arguments: [
+            // (returns taken since the change, returns in the window, relocks since, current)
+            (since: 0, window: 100, relocks: 0, current: false),
+            (since: 99, window: 100, relocks: 0, current: false),
+            (since: 100, window: 100, relocks: 0, current: true),
+            (since: 8, window: 8, relocks: 0, current: true),  // a first fit after a change before any
+            (since: 3, window: 100, relocks: 1, current: true),
+        ])
+    func rateVerdictFitAfterChange(since: Int, window: Int, relocks: Int, current: Bool) {
+        var verdict = _VsyncRateVerdict()
+        verdict.displayChanged(at: Self.fit(relocks: 4, taken: 500, window: 512))
+        let fit = Self.fit(relocks: 4 + relocks, taken: 500 + since, window: window)
+        #expect(verdict.isCurrentDisplays(fit) == current)
     }
 
     @Test(

@@ -118,7 +118,7 @@ public final class DeadlineSource: FrameSource {
     /// A frame later than its grid point by less than a period divided by this is taken now, on
     /// the grid: a quarter (a late frame rather than a dropped one; later than that, waiting for
     /// the next point shows the frame sooner than it would queue behind the late one).
-    static let lateFrameFraction: Int64 = 4
+    nonisolated static let lateFrameFraction: Int64 = 4
 
     /// The wait until the grid point `frames` after the last frame (or the first one still in the
     /// future, if that has passed); no wait for a frame less than a quarter period late.

@@ -37,6 +37,10 @@ struct _PacingMachine {
     /// that present ignores vsync (the frames were too slow to fill a swap chain): they go back to
     /// back again once they are light.
     private(set) var verdictAwaitsLightFrames = false
+    /// Whether the state names a display that is gone (``PacingReason/presentBlocks(median:grid:)``
+    /// measured before the display changed): it is stated again once the new display's grid is
+    /// measured and confirms the vsync.
+    private(set) var statesAnotherDisplay = false
 
     /// A machine in `state`.
     init(state: PacingState) {
@@ -53,6 +57,8 @@ struct _PacingMachine {
         var displayRate: FrameRate
         /// The rate of the vsync grid the source would pace at (measured when known).
         var gridRate: FrameRate
+        /// Whether ``gridRate`` is measured on the current display (not its nominal rate).
+        var gridRateIsMeasured: Bool
         /// The fitted grid's period, in nanoseconds (0 while none is fitted).
         var gridPeriod: Double
         /// Whether the fitted grid is phase-stable (`nil` while it cannot tell yet).
@@ -182,6 +188,14 @@ struct _PacingMachine {
                 state = PacingState(mode: .deadline, reason: .presentReturnsAtOnce(median: median))
             } else if evidence.gridIsStable == false {
                 state = PacingState(mode: .deadline, reason: .returnsKeepNoPhase(median: median))
+            } else if statesAnotherDisplay && state.reason.isPresentBlocks && evidence.gridRateIsMeasured
+                && confirmsVsync(evidence)
+            {
+                // **A state measured on a display that is gone is stated again** on the new one,
+                // once its grid is measured: the state named the old display's grid for good (60 Hz
+                // after a move to 144 Hz), and the game was never told of the new one (found by
+                // review).
+                promoteToVsync(evidence)
             } else if state.reason.isMeasuring && confirmsVsync(evidence) {
                 // **A vsync kept while measuring is confirmed as one is promoted**: automatic
                 // pacing asked for again keeps the vsync mode while it measures, and only the
@@ -215,6 +229,7 @@ struct _PacingMachine {
     mutating func pacingRequested(_ pacing: PresentSource.Pacing) {
         phaseProbe = nil
         verdictAwaitsLightFrames = false
+        statesAnotherDisplay = false
         switch pacing {
         case .vsync: state = PacingState(mode: .vsync, reason: .requested)
         case .deadline: state = PacingState(mode: .deadline, reason: .requested)
@@ -235,6 +250,7 @@ struct _PacingMachine {
     mutating func displayChanged() {
         phaseProbe = nil
         verdictAwaitsLightFrames = false
+        if case .presentBlocks = state.reason { statesAnotherDisplay = true }
     }
 
     /// A requested rate is now paced directly on a variable-refresh display, as `choice` says.
@@ -299,7 +315,16 @@ struct _PacingMachine {
 
     private mutating func promoteToVsync(_ evidence: Evidence) {
         verdictAwaitsLightFrames = false
+        statesAnotherDisplay = false
         state = PacingState(
             mode: .vsync, reason: .presentBlocks(median: .nanoseconds(evidence.medianPresent), grid: evidence.gridRate))
+    }
+}
+
+extension PacingReason {
+    /// Whether this is ``presentBlocks(median:grid:)``, whatever it measured.
+    fileprivate var isPresentBlocks: Bool {
+        if case .presentBlocks = self { return true }
+        return false
     }
 }

@@ -33,6 +33,7 @@ extension _PresentPacer {
         _PacingMachine.Evidence(
             presentsTimed: presentDurations.count, medianPresent: presentDurations.median,
             displayRate: displayRefreshRate, gridRate: measuredRefreshRate ?? displayRefreshRate,
+            gridRateIsMeasured: measuredRefreshRate != nil,
             gridPeriod: tracker.grid.period, gridIsStable: tracker.grid.isStable, gridRelocks: tracker.grid.relocks,
             lastReturnFits: lastReturnFits, receivesFeedback: tracker.receivesFeedback,
             returnsWerePaced: tracker.returnsWerePaced, returnsFollowFrames: tracker.returnsFollowFrames,
@@ -77,7 +78,17 @@ extension _PresentPacer {
     /// The most vsyncs between two presents' returns that the source's own pacing explains: its
     /// present interval, or, while the last frames cost more than a period, one more than the
     /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
+    /// On a fixed display whose rate is its own report (not a cap, nor the rate assumed for a
+    /// display that reports none), any multiple the first fit allows
+    /// (`_VsyncGrid.largestVsyncMultiple`): **returns whole periods of a reported rate apart are
+    /// that many of its vsyncs**, whatever the frames' own cost says. A game bound by its GPU
+    /// (4 ms of work, 20 ms of drawing after present) returned every 2nd vsync of a 60 Hz display
+    /// from the start and was taken for a 30 Hz one: 890 missed refreshes, none booked (found by
+    /// review). A display slower than its report (a 30 Hz mode reported as 60) then books a drop
+    /// on every frame: a report that is wrong by a whole multiple is rarer than a game bound by
+    /// its GPU.
     var explainedVsyncMultiple: Int64 {
+        if !capsAtDisplayRefreshRate && variableRefreshRange == nil { return _VsyncGrid.largestVsyncMultiple }
         let period = displayRefreshRate.periodNanoseconds
         return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
     }

@@ -124,6 +124,14 @@ struct _SwapChainModel {
         return lastShownNumber <= called
     }
 
+    /// Forgets the last report: the grid numbers its vsyncs afresh (a relock, a window started
+    /// again), and the report's vsync is the old numbering's. (Kept after the feedback stopped and
+    /// the grid fitted returns afresh, it placed every frame 401 periods ahead, its target 6.7 s
+    /// away: found by review.)
+    mutating func forgetReport() {
+        lastReport = nil
+    }
+
     /// Notes that the newest reported frame `frame` was shown on vsync `number` of the grid.
     mutating func noteReport(frame: Int64, shownOn number: Int64) {
         lastReport = (frame, number)

@@ -112,6 +112,9 @@ struct _VsyncGrid {
     private var times: [Int64] = []
     /// Their vsync numbers, counted from the window's first return.
     private var numbers: [Int64] = []
+    /// While the window has no fit yet: for each of its returns, the presents since the return
+    /// before (1 when every present blocked), read by the first fit.
+    private var presentSpans: [Int] = []
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
     /// The display's nominal period, used only until the window has its own (the source updates
@@ -154,6 +157,15 @@ struct _VsyncGrid {
     private(set) var isPhaseLocked = false
     /// How many times the window started again after returns stopped fitting.
     private(set) var relocks = 0
+    /// How many times the window started again, for any reason (a relock, a display change, a new
+    /// phase): each time its vsyncs are numbered afresh.
+    private(set) var numberings = 0
+    /// The returns taken into the window since the grid was made (kept across re-locks).
+    private(set) var returnsTaken = 0
+    /// Which fit this is: re-locks, returns taken, and the returns in the window now.
+    var currentFit: _VsyncRateVerdict.Fit {
+        _VsyncRateVerdict.Fit(relocks: relocks, returnsTaken: returnsTaken, windowReturns: times.count)
+    }
     /// How many fits were thrown away for a period outside ``plausiblePeriods``.
     private(set) var implausibleFits = 0
     /// The fitted rate, when the grid has one: nil without a grid. Always inside
@@ -199,6 +211,8 @@ struct _VsyncGrid {
 
     /// Forgets every return (a hidden window, a mode change): the next returns lock afresh.
     mutating func reset() {
+        numberings += 1
+        presentSpans.removeAll(keepingCapacity: true)
         times.removeAll(keepingCapacity: true)
         numbers.removeAll(keepingCapacity: true)
         strays.removeAll(keepingCapacity: true)
@@ -354,12 +368,15 @@ struct _VsyncGrid {
         return number(atOrBefore: time + Self.earlyTolerance) == number(atOrBefore: call) + 1
     }
 
-    /// Offers the time a blocking present returned. Returns whether it fits the grid (false while
-    /// the window is still filling, or for a return the grid cannot explain).
+    /// Offers the time a blocking present returned, `presents` presents after the return offered
+    /// before (1 when every present blocks; more when presents between did not block). Returns
+    /// whether it fits the grid (false while the window is still filling, or for a return the grid
+    /// cannot explain).
     @discardableResult
-    mutating func add(returnTime time: Int64) -> Bool {
+    mutating func add(returnTime time: Int64, presents: Int = 1) -> Bool {
         guard hasGrid else {
             append(time, number: nil)
+            presentSpans.append(max(1, presents))
             if times.count >= Self.minimumSamples { fitFromScratch() }
             return hasGrid
         }
@@ -402,9 +419,11 @@ struct _VsyncGrid {
     // MARK: Fitting
 
     private mutating func append(_ time: Int64, number: Int64?) {
+        returnsTaken += 1
         if times.count == Self.capacity {
             times.removeFirst()
             numbers.removeFirst()
+            if !presentSpans.isEmpty { presentSpans.removeFirst() }
         }
         times.append(time)
         numbers.append(number ?? 0)
@@ -419,18 +438,18 @@ struct _VsyncGrid {
         let commonPeriod = Self.commonVsyncInterval(of: intervals, nominalPeriod: nominalPeriod)
         intervals.sort()
         guard intervals[intervals.count / 2] > 0 else { return }
-        let median =
+        let candidate =
             commonPeriod
             ?? Self.vsyncInterval(
                 fromMedian: intervals[intervals.count / 2], nominalPeriod: nominalPeriod,
                 largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
+        let median = Self.vsyncInterval(
+            candidate: candidate, timePerPresent: medianTimePerPresent(), nominalPeriod: nominalPeriod)
         guard Self.isPlausible(period: Double(median)) else {
             // Returns closer (or further) apart than any display refreshes: not a vsync's. The
             // window keeps filling from its newest half. (Not counted as an implausible fit: returns
             // of presents that did not wait for a vsync are routine, not a wrong measurement.)
-            let keep = times.count / Self.restartKeepsDivisor
-            times.removeFirst(times.count - keep)
-            numbers.removeFirst(numbers.count - keep)
+            keepNewestHalf()
             return
         }
         numbers[0] = 0
@@ -446,10 +465,51 @@ struct _VsyncGrid {
         // from the newest half.
         if largestDelay > Int64(period) / Self.firstFitLargestDelayFraction {
             hasGrid = false
-            let keep = times.count / Self.restartKeepsDivisor
-            times.removeFirst(times.count - keep)
-            numbers.removeFirst(numbers.count - keep)
+            keepNewestHalf()
+        } else {
+            presentSpans.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Starts the window again from the newest half of its returns (see ``restartKeepsDivisor``).
+    private mutating func keepNewestHalf() {
+        let keep = times.count / Self.restartKeepsDivisor
+        times.removeFirst(times.count - keep)
+        numbers.removeFirst(numbers.count - keep)
+        presentSpans.removeFirst(max(0, presentSpans.count - keep))
+    }
+
+    /// The median time per present between the window's returns: each interval over the presents
+    /// it spans (`nil` when every present blocked: it says nothing the intervals do not).
+    private func medianTimePerPresent() -> Double? {
+        guard presentSpans.count == times.count, presentSpans.dropFirst().contains(where: { $0 > 1 }) else {
+            return nil
+        }
+        var perPresent: [Double] = []
+        perPresent.reserveCapacity(times.count)
+        for index in 1..<times.count {
+            perPresent.append(Double(times[index] - times[index - 1]) / Double(presentSpans[index]))
+        }
+        perPresent.sort()
+        return perPresent[perPresent.count / 2]
+    }
+
+    /// A first fit's period may be at most this many times the time per present: 3/2 (delays and
+    /// missed refreshes lengthen it; a period longer is no vsync's).
+    static let longestPeriodPerPresent = 1.5
+
+    /// The vsync interval of a first fit: `candidate` (from the intervals between returns), unless
+    /// it is longer than ``longestPeriodPerPresent`` times the median time per present: a FIFO swap
+    /// chain shows every present on a vsync of its own, so returns some presents apart are at
+    /// least that many vsyncs apart. Then the nominal period, if the time per present allows it,
+    /// else the time per present. (Presents that seldom blocked, 9 of 600 with 3 buffers and frames
+    /// of about a period, returned 21 periods apart: a 2.86 Hz fit paced frames at that rate.)
+    static func vsyncInterval(candidate: Int64, timePerPresent: Double?, nominalPeriod: Int64) -> Int64 {
+        guard let timePerPresent, Double(candidate) > timePerPresent * longestPeriodPerPresent else {
+            return candidate
+        }
+        return Double(nominalPeriod) <= timePerPresent * longestPeriodPerPresent
+            ? nominalPeriod : Int64(timePerPresent)
     }
 
     /// A first fit that does not hold starts over from the newest of its returns: the window
@@ -681,6 +741,9 @@ struct _VsyncGrid {
             isStable = false
             requiredForStability = Self.capacity
         }
-        for time in recent { append(time, number: nil) }
+        for time in recent {
+            append(time, number: nil)
+            presentSpans.append(1)
+        }
     }
 }

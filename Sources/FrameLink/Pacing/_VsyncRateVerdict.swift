@@ -5,7 +5,8 @@
 ///
 /// The verdict stays while no grid is fitted (a throttle whose phase wanders keeps losing its fit):
 /// it changes with the next fit, or with the display's rate. After a display change the old
-/// display's fit is not judged: only a fit after the grid re-locks.
+/// display's fit is not judged: only a fit after the grid re-locks, or once its window holds only
+/// returns that came after the change.
 struct _VsyncRateVerdict {
     /// How far above its report a display reported in whole hertz may really run: 1 Hz (59.94 Hz
     /// is reported as 59 by some drivers).
@@ -39,26 +40,39 @@ struct _VsyncRateVerdict {
     /// display, against the standing verdict: the phase probe decides.
     private(set) var isDoubted = false
 
-    /// After a display change, the grid's re-lock count then: nothing is judged until the grid
-    /// re-locks (its fit is the old display's until then).
-    private var judgedAfterRelocks: Int?
-
-    /// Whether a fit of a grid re-locked `relocks` times is the current display's (not the old
-    /// one's, after a display change).
-    func isCurrentDisplays(relocks: Int) -> Bool {
-        judgedAfterRelocks.map { relocks > $0 } ?? true
+    /// Which fit of the vsync grid is judged: its re-lock count, the returns the grid has taken
+    /// in all, and how many of them its window holds now.
+    struct Fit: Equatable {
+        /// How many times the grid's window started again.
+        var relocks: Int
+        /// The returns the grid has taken since it was made.
+        var returnsTaken: Int
+        /// The returns in its window now.
+        var windowReturns: Int
     }
 
-    /// Judges a fitted grid of `period` nanoseconds, re-locked `relocks` times, against a display
+    /// After a display change, the grid's re-lock count and returns taken then: nothing is judged
+    /// until the grid's fit is the new display's.
+    private var changedAt: (relocks: Int, returnsTaken: Int)?
+
+    /// Whether `fit` is the current display's, not the old one's after a display change: the grid
+    /// re-locked since, or every return in its window came after the change. (A re-lock alone
+    /// never came where the new display's vsync fits the old grid, as when a 59.94 Hz display is
+    /// reported again as 59 Hz: its rate was never measured again, 100,000 frames on; nor when the
+    /// change came before the first fit. Found by review.)
+    func isCurrentDisplays(_ fit: Fit) -> Bool {
+        guard let changedAt else { return true }
+        return fit.relocks > changedAt.relocks || fit.returnsTaken - changedAt.returnsTaken >= fit.windowReturns
+    }
+
+    /// Judges a fitted grid of `period` nanoseconds, whose fit is `fit`, against a display
     /// reported at `rate`. Returns of presents whose calls the source timed (`returnsWerePaced`)
     /// come at the source's rate, whatever the present's own: they do not clear the verdict, they
     /// only cast doubt on it (the phase probe then decides).
-    mutating func judge(period: Double, relocks: Int, reported rate: FrameRate, returnsWerePaced: Bool) {
+    mutating func judge(period: Double, fit: Fit, reported rate: FrameRate, returnsWerePaced: Bool) {
         guard period > 0 else { return }
-        if let judgedAfterRelocks {
-            guard relocks > judgedAfterRelocks else { return }
-            self.judgedAfterRelocks = nil
-        }
+        guard isCurrentDisplays(fit) else { return }
+        changedAt = nil
         let faster = 1e9 / period > Self.fastestPlausibleFramesPerSecond(reported: rate)
         if faster || !returnsWerePaced {
             isFaster = faster
@@ -68,10 +82,10 @@ struct _VsyncRateVerdict {
         }
     }
 
-    /// The display changed; its grid has re-locked `relocks` times so far.
-    mutating func displayChanged(relocks: Int) {
+    /// The display changed; the grid's fit then is `fit`.
+    mutating func displayChanged(at fit: Fit) {
         isFaster = false
-        judgedAfterRelocks = relocks
+        changedAt = (fit.relocks, fit.returnsTaken)
     }
 
     /// The phase probe found the grid to be the display's: no verdict, no doubt.

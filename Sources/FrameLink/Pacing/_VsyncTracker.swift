@@ -34,9 +34,18 @@ struct _VsyncTracker {
 
     /// The vsync grid fitted to blocking presents' returns (or to presentation feedback).
     var grid: _VsyncGrid
-    /// The grid's relock count when the swap-chain model's numbers were taken: a relock renumbers
-    /// the grid.
+    /// The grid's numbering (``_VsyncGrid/numberings``) when the swap-chain model's numbers and
+    /// the last report were taken: a window started again renumbers the grid.
     private var gridGeneration = 0
+    /// Presents measured since the last blocking return offered to the grid that did not block
+    /// (each was shown on a vsync of its own: the grid's first fit reads it).
+    private var presentsSinceOfferedReturn = 0
+    /// Whether the grid's window holds shown times from presentation feedback (else returns of
+    /// blocking presents).
+    private var windowHoldsShownTimes = false
+    /// When the last frame paced off the grid (a present that did not block, no usable grid) was
+    /// planned to begin; `nil` after any other frame.
+    private var plannedOffGrid: Int64?
     /// Where presented frames are shown on the grid, while frames follow it.
     private(set) var swapChain = _SwapChainModel()
     /// Presentation feedback, checked where it enters, not yet taken in.
@@ -178,8 +187,11 @@ struct _VsyncTracker {
         returnsFollowFrames = false
         pacedReturns.removeAll()
         if presentWasSlow { keepsNoPhase = false }
-        rateVerdict.displayChanged(relocks: grid.relocks)
-        if grid.hasGrid && _VsyncRateVerdict.isAnotherDisplay(period: grid.period, reported: rate) {
+        rateVerdict.displayChanged(at: grid.currentFit)
+        // (Returns still waiting for a first fit are the old display's: they say nothing of the
+        // new one's vsync. Kept, a window of 7 returns from a variable-refresh display at 150 Hz
+        // and one from the fixed 87.8 Hz display it moved to were fitted as a 150 Hz grid.)
+        if !grid.hasGrid || _VsyncRateVerdict.isAnotherDisplay(period: grid.period, reported: rate) {
             grid.relockForAnotherDisplay()
         }
         grid.nominalPeriod = rate.periodNanoseconds
@@ -195,6 +207,15 @@ struct _VsyncTracker {
         presentEnd: Int64, blocked: Bool, variableRefresh: ClosedRange<FrameRate>?, reported: FrameRate
     ) -> Bool {
         var fits = true
+        if receivesFeedback != windowHoldsShownTimes {
+            // **A window holds one kind of time**: shown times reported by the presenter, or
+            // returns of blocking presents, which come later by the present's delay. Mixed (the
+            // feedback stopped with notice and came again), the line rested on both and was off by
+            // 100–137 µs for 157 frames while it claimed the vsync (found by review).
+            windowHoldsShownTimes = receivesFeedback
+            if grid.hasGrid { grid.restartPhase() } else { grid.reset() }
+            forgetPosition()
+        }
         if receivesFeedback {
             absorbReports(variableRefresh: variableRefresh)
             if displayWaitedForFrame {
@@ -205,20 +226,27 @@ struct _VsyncTracker {
                 grid.restartPhase()
             }
         } else if blocked {
-            fits = grid.add(returnTime: presentEnd)
+            // (On a variable-refresh display frames late for its fastest refresh are shown as they
+            // come, off any grid: the presents between say nothing of its vsyncs.)
+            fits = grid.add(
+                returnTime: presentEnd, presents: variableRefresh == nil ? presentsSinceOfferedReturn + 1 : 1)
+            presentsSinceOfferedReturn = 0
+        } else {
+            presentsSinceOfferedReturn += 1
         }
-        if grid.relocks != gridGeneration {
-            gridGeneration = grid.relocks
+        if grid.numberings != gridGeneration {
+            gridGeneration = grid.numberings
             forgetPosition()
+            swapChain.forgetReport()
         }
         // (Not from the old display's fit after a display change: see _VsyncRateVerdict.)
-        if grid.hasGrid && grid.isStable != false && rateVerdict.isCurrentDisplays(relocks: grid.relocks) {
+        if grid.hasGrid && grid.isStable != false && rateVerdict.isCurrentDisplays(grid.currentFit) {
             // (The grid keeps only fits a display can have: see _VsyncGrid.plausiblePeriods.)
             if let rate = grid.measuredRate { measuredRefreshRate = rate }
         }
         if grid.hasGrid {
             rateVerdict.judge(
-                period: grid.period, relocks: grid.relocks, reported: reported, returnsWerePaced: returnsWerePaced)
+                period: grid.period, fit: grid.currentFit, reported: reported, returnsWerePaced: returnsWerePaced)
         }
         if grid.isStable == false {
             keepsNoPhase = true
@@ -299,6 +327,8 @@ struct _VsyncTracker {
     mutating func vsyncWait(for frame: Boundary) -> Wait {
         // While measuring, a grid fitted to returns of presents whose calls the source timed is
         // not trusted before the phase probe says it is the display's.
+        let planned = plannedOffGrid
+        plannedOffGrid = nil
         guard grid.isUsable, frame.fits, !(frame.locksDeadline && returnsWerePaced) else {
             // While the grid re-locks after a move the period is not known: a frame a vsync
             // released is not counted as a drop then. (At start-up the nominal period counts them,
@@ -308,8 +338,25 @@ struct _VsyncTracker {
             let boundary = _FrameBoundary.now(blocked: frame.blocked, locksDeadline: frame.locksDeadline)
             guard let lastTimestamp = frame.lastTimestamp else { return Wait(wait: .none, boundary: boundary) }
             if !frame.blocked {
-                let next = FrameInstant(nanoseconds: lastTimestamp + frame.period * frame.interval)
-                return Wait(wait: .sleep(until: next), boundary: boundary)
+                // **Off the grid, frames a little late keep their plan**: a period after the last
+                // frame's planned start when it began less than a quarter period after it (as the
+                // deadline grid does), else after its start. A chain with room absorbs a frame that
+                // ran a little long only if the next may catch up: planned from each start, frames
+                // alternating 90 and 110 % of a period ran at 95 % of the display's rate, and the
+                // display repeated one frame in twenty (found by review).
+                // (In vsync mode only: while the source still measures, its frames are paced by
+                // the deadline grid between these, and a second plan beside it let 60 frames of a
+                // 3-buffer chain run faster than the display.)
+                var base = lastTimestamp
+                if !frame.locksDeadline, let planned, lastTimestamp >= planned,
+                    lastTimestamp - planned < frame.period / DeadlineSource.lateFrameFraction
+                {
+                    base = planned
+                }
+                let next = base + frame.period * frame.interval
+                plannedOffGrid = next
+                let wait = next > frame.now ? FrameWait.sleep(until: FrameInstant(nanoseconds: next)) : .none
+                return Wait(wait: wait, boundary: boundary)
             }
             if frame.locksDeadline, let capPeriod = frame.capPeriod {
                 // Still measuring, and the present that blocked is not known to be the display's
