@@ -168,4 +168,21 @@ struct PacingReview6Tests {
         #expect(judged.missed <= forced.missed, "automatic \(judged); vsync \(forced)")
         #expect(judged.booked == judged.missed, "\(judged)")
     }
+
+    /// A game locked at 60 Hz whose drawing grows to 20 ms after each present at frame 600
+    /// (2 buffers): from then on each frame is shown a refresh later than its call explains, and
+    /// its target says so. (Was: the drops were booked right, 790 of 790, but all 791 judged frames
+    /// claimed the vsync with a target 16.666 ms before the frame was shown.)
+    @Test func boundByItsGPUMidGame() {
+        var config = R6.Config(refresh: .fixed(.hz60, phase: .milliseconds(2)), frames: 1_500)
+        config.work = { _ in 4_000_000 }
+        config.events = { index, run in if index == 600 { run.lab.gpuTime = .milliseconds(20) } }
+        let run = R6(config)
+        let before = run.judge(200, 595)
+        let after = run.judge(700, 1_490)
+        #expect(before.targetOff.isEmpty && before.booked == before.missed, "\(before)")
+        #expect(after.booked == after.missed, "\(after)")
+        #expect(after.followed * 10 >= after.judged * 9, "\(after)")
+        #expect(after.targetOff.isEmpty, "\(after)")
+    }
 }

@@ -22,6 +22,8 @@ struct _SwapChainModel {
     /// Drops of the frame being built already booked at the boundary before it (see
     /// ``place(_:)``): taken off its own count when it is placed.
     private(set) var dropsBookedAhead = 0
+    /// How much later than their calls explain frames are shown (learned with two buffers).
+    private(set) var lateness = _ShownLateness()
 
     /// One frame boundary while frames follow the grid.
     struct Frame {
@@ -71,6 +73,8 @@ struct _SwapChainModel {
     /// they fell in an interval of one period, which cannot hold them, and were lost.)
     mutating func place(_ frame: Frame) -> Placement {
         var shown = lastShownNumber.map { max($0 + 1, frame.called + 1) } ?? frame.called + 1
+        // Where the call alone puts the frame (the first vsync after it, after the frame before).
+        let explained = shown
         if frame.blocked {
             // Released by vsync `number`: shown `chainDepth` vsyncs after it. The return says so more
             // surely than the call's place on the grid (a present called within microseconds of a
@@ -104,9 +108,15 @@ struct _SwapChainModel {
             frame.refreshesEveryVsync
             ? Self.drops(missedRefreshes: earliestNext - (shown + frame.interval), interval: frame.interval) : 0
         drops += dropsBookedAhead
+        // With two buffers a blocking present returned when its own frame was shown: how much later
+        // than its call explains (the GPU still drawing, a latch deadline) sets the targets.
+        if frame.blocked && frame.chainDepth == 0 && frame.refreshesEveryVsync && lastShownNumber != nil {
+            lateness.note(late: shown - explained)
+        }
         lastShownNumber = shown
         lastVsyncNumber = frame.number
-        let placement = Placement(shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval))
+        let placement = Placement(
+            shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs)
         assert(placement.target > frame.number && placement.target > shown, "a target before its frame's vsync")
         assert(placement.drops >= 0, "negative drops")
         return placement
