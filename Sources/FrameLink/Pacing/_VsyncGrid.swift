@@ -205,6 +205,7 @@ struct _VsyncGrid {
         period = Double(self.nominalPeriod)
         times.reserveCapacity(Self.capacity)
         numbers.reserveCapacity(Self.capacity)
+        presentSpans.reserveCapacity(Self.capacity)
         strays.reserveCapacity(Self.relockRun)
         hull.reserveCapacity(Self.capacity)
     }
