@@ -94,7 +94,8 @@ final class R6 {
         return lab.frames[lo..<hi].reduce(0) { $0 + $1.missedRefreshes }
     }
 
-    func nearestDistance(_ t: Int64) -> Int64 {
+    /// The index of the first true refresh after `t` (the count when there is none).
+    func firstRefreshIndex(after t: Int64) -> Int {
         let times = lab.refreshTimes
         var lo = 0
         var hi = times.count
@@ -102,21 +103,23 @@ final class R6 {
             let m = (lo + hi) / 2
             if times[m].nanoseconds <= t { lo = m + 1 } else { hi = m }
         }
+        return lo
+    }
+
+    /// The distance from `t` to the nearest true refresh.
+    func nearestDistance(_ t: Int64) -> Int64 {
+        let times = lab.refreshTimes
+        let lo = firstRefreshIndex(after: t)
         var best = Int64.max
         if lo < times.count { best = times[lo].nanoseconds - t }
         if lo > 0 { best = min(best, t - times[lo - 1].nanoseconds) }
         return best
     }
 
+    /// The true period about `t`: the shorter of the last two refresh intervals before it.
     func truePeriod(at t: Int64) -> Int64 {
         let times = lab.refreshTimes
-        var lo = 0
-        var hi = times.count
-        while lo < hi {
-            let m = (lo + hi) / 2
-            if times[m].nanoseconds <= t { lo = m + 1 } else { hi = m }
-        }
-        let last = min(max(lo - 1, 1), times.count - 1)
+        let last = min(max(firstRefreshIndex(after: t) - 1, 1), times.count - 1)
         var s = Int64.max
         for i in max(1, last - 1)...last { s = min(s, times[i].nanoseconds - times[i - 1].nanoseconds) }
         return s

@@ -87,14 +87,20 @@ struct PacingReview6Tests {
         #expect(verdict.fastest60 >= period - 25_000, "\(verdict)")
     }
 
+    /// 4 ms frames on a 60 Hz display (2 buffers), drawn for 20 ms after each present from loop
+    /// frame `first` on, run for `frames` frames.
+    static func boundByItsGPU(from first: Int64, frames: Int) -> R6 {
+        var config = R6.Config(refresh: .fixed(.hz60, phase: .milliseconds(2)), frames: frames)
+        config.work = { _ in 4_000_000 }
+        config.events = { index, run in if index == first { run.lab.gpuTime = .milliseconds(20) } }
+        return R6(config)
+    }
+
     /// A game bound by its GPU (4 ms of work, 20 ms of drawing after each present) on a 60 Hz
     /// display reported as 60, 2 buffers, from the start: the grid is the display's and each
     /// frame's missed refresh is booked. (Was: measured 30 Hz, 890 missed refreshes, none booked.)
     @Test func boundByItsGPUFromTheStart() {
-        var config = R6.Config(refresh: .fixed(.hz60, phase: .milliseconds(2)), frames: 1_200)
-        config.work = { _ in 4_000_000 }
-        config.events = { index, run in if index == 1 { run.lab.gpuTime = .milliseconds(20) } }
-        let run = R6(config)
+        let run = Self.boundByItsGPU(from: 1, frames: 1_200)
         let verdict = run.judge(300, 1_190)
         #expect(verdict.booked == verdict.missed, "\(verdict)")
         #expect(verdict.missed > 800)
@@ -174,10 +180,7 @@ struct PacingReview6Tests {
     /// its target says so. (Was: the drops were booked right, 790 of 790, but all 791 judged frames
     /// claimed the vsync with a target 16.666 ms before the frame was shown.)
     @Test func boundByItsGPUMidGame() {
-        var config = R6.Config(refresh: .fixed(.hz60, phase: .milliseconds(2)), frames: 1_500)
-        config.work = { _ in 4_000_000 }
-        config.events = { index, run in if index == 600 { run.lab.gpuTime = .milliseconds(20) } }
-        let run = R6(config)
+        let run = Self.boundByItsGPU(from: 600, frames: 1_500)
         let before = run.judge(200, 595)
         let after = run.judge(700, 1_490)
         #expect(before.targetOff.isEmpty && before.booked == before.missed, "\(before)")
