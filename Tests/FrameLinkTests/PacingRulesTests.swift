@@ -159,6 +159,19 @@ struct PacingRulesTests {
                 == expected)
     }
 
+    @Test(
+        "a first fit on a display's own report: within a quarter of its period, or a whole multiple of it",
+        arguments: [
+            (rate: 59.94, reported: 59.0, fits: true), (rate: 50.0, reported: 60.0, fits: true),
+            (rate: 75.0, reported: 60.0, fits: true), (rate: 30.0, reported: 60.0, fits: true),
+            (rate: 20.0, reported: 60.0, fits: true), (rate: 18.18, reported: 60.0, fits: false),
+            (rate: 144.0, reported: 60.0, fits: false), (rate: 7.0, reported: 60.0, fits: false),
+        ])
+    func firstFitFitsReport(rate: Double, reported: Double, fits: Bool) {
+        #expect(
+            _VsyncGrid.fitsReport(period: Int64(1e9 / rate), nominalPeriod: Int64(1e9 / reported)) == fits)
+    }
+
     @Test("returns some presents apart are fitted on the display's vsync, not at their own interval")
     func sparseReturnsFitTheDisplay() {
         // 60 Hz; one present in 21 blocks, the others were shown on the vsyncs between.

@@ -75,6 +75,10 @@ extension _PresentPacer {
         }
     }
 
+    /// Whether ``displayRefreshRate`` is a fixed display's own report: not a cap, nor the rate
+    /// assumed for a display that reports none, nor a variable-refresh display's fastest.
+    var rateIsDisplaysReport: Bool { !capsAtDisplayRefreshRate && variableRefreshRange == nil }
+
     /// The most vsyncs between two presents' returns that the source's own pacing explains: its
     /// present interval, or, while the last frames cost more than a period, one more than the
     /// whole periods the costliest of them took (a frame of 2.4 periods is shown on the 3rd vsync).
@@ -88,7 +92,7 @@ extension _PresentPacer {
     /// on every frame: a report that is wrong by a whole multiple is rarer than a game bound by
     /// its GPU.
     var explainedVsyncMultiple: Int64 {
-        if !capsAtDisplayRefreshRate && variableRefreshRange == nil { return _VsyncGrid.largestVsyncMultiple }
+        if rateIsDisplaysReport { return _VsyncGrid.largestVsyncMultiple }
         let period = displayRefreshRate.periodNanoseconds
         return max(Int64(presentInterval), period > 0 ? backToBack.costliestRecentFrame / period + 1 : 1)
     }

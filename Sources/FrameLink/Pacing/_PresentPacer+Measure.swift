@@ -48,7 +48,10 @@ extension _PresentPacer {
             !tracker.grid.isUsable
             || lastPresentDuration <= longestBlock + currentPeriod / Self.longestBlockSlackFraction
         // (Read only by a fit from scratch.)
-        if !tracker.grid.hasGrid { tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple }
+        if !tracker.grid.hasGrid {
+            tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple
+            tracker.grid.nominalIsDisplaysReport = rateIsDisplaysReport
+        }
         let relocks = tracker.grid.relocks
         // (Such a return is not offered to the grid, and does not fit it: its frame is timed as a
         // stray's.)

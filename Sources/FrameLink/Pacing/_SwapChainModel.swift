@@ -110,7 +110,12 @@ struct _SwapChainModel {
         drops += dropsBookedAhead
         // With two buffers a blocking present returned when its own frame was shown: how much later
         // than its call explains (the GPU still drawing, a latch deadline) sets the targets.
-        if frame.blocked && frame.chainDepth == 0 && frame.refreshesEveryVsync && lastShownNumber != nil {
+        // (Only while every frame shows it: any other frame forgets it, as a learned lateness kept
+        // after a move to a variable-refresh display put every target a refresh late: found by
+        // review.)
+        if !(frame.blocked && frame.chainDepth == 0 && frame.refreshesEveryVsync) {
+            lateness = _ShownLateness()
+        } else if lastShownNumber != nil {
             lateness.note(late: shown - explained)
         }
         lastShownNumber = shown

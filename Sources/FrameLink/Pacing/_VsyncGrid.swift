@@ -127,6 +127,10 @@ struct _VsyncGrid {
     /// (every k-th vsync), or more while frames cost more than a period. A median interval is
     /// taken for k vsyncs only up to this (see ``vsyncInterval(fromMedian:nominalPeriod:largestMultiple:)``).
     var explainedVsyncMultiple: Int64 = 1
+    /// Whether the nominal period is a fixed display's own report (not a cap, nor the rate assumed
+    /// for a display that reports none, nor a variable display's fastest): then a first fit must
+    /// be one that report allows (``fitsReport(period:nominalPeriod:)``).
+    var nominalIsDisplaysReport = false
     /// The largest delay seen above the line in the window.
     private var largestDelay: Int64 = 0
     /// The highest of the window quarters' lowest delays: about how far above the true grid the
@@ -446,10 +450,13 @@ struct _VsyncGrid {
                 largestMultiple: min(explainedVsyncMultiple, Self.largestVsyncMultiple))
         let median = Self.vsyncInterval(
             candidate: candidate, timePerPresent: medianTimePerPresent(), nominalPeriod: nominalPeriod)
-        guard Self.isPlausible(period: Double(median)) else {
-            // Returns closer (or further) apart than any display refreshes: not a vsync's. The
-            // window keeps filling from its newest half. (Not counted as an implausible fit: returns
-            // of presents that did not wait for a vsync are routine, not a wrong measurement.)
+        guard Self.isPlausible(period: Double(median)),
+            !nominalIsDisplaysReport || Self.fitsReport(period: median, nominalPeriod: nominalPeriod)
+        else {
+            // Returns closer (or further) apart than any display refreshes, or than the display's
+            // own report allows: not a vsync's. The window keeps filling from its newest half. (Not
+            // counted as an implausible fit: returns of presents that did not wait for a vsync are
+            // routine, not a wrong measurement.)
             keepNewestHalf()
             return
         }
@@ -494,6 +501,27 @@ struct _VsyncGrid {
         perPresent.sort()
         return perPresent[perPresent.count / 2]
     }
+
+    /// Whether a first fit of `period` is one a fixed display reported at `nominalPeriod` can
+    /// have: within a quarter of the report's period (``firstFitReportFraction``: a first fit rests
+    /// on 8 returns, and delays of a third of a period move it by several percent), or a whole
+    /// multiple of it up to ``largestVsyncMultiple`` (frames shown on every k-th vsync), within
+    /// ``nominalMultipleTolerance``. (Returns of a window hidden before the first fit, whose
+    /// presents waited for frame callbacks until a 50 ms timeout, were fitted as an 18.18 Hz
+    /// display reported at 60: with three buffers its frames were paced 55 ms apart for good, no
+    /// present blocked again to say otherwise, and 1,127 missed refreshes went unbooked: found by
+    /// review.)
+    static func fitsReport(period: Int64, nominalPeriod: Int64) -> Bool {
+        guard period > 0, nominalPeriod > 0 else { return false }
+        if abs(period - nominalPeriod) * firstFitReportFraction <= nominalPeriod { return true }
+        let multiple = (period + nominalPeriod / 2) / nominalPeriod
+        return multiple >= 2 && multiple <= largestVsyncMultiple
+            && abs(period - multiple * nominalPeriod) * nominalMultipleTolerance <= multiple * nominalPeriod
+    }
+
+    /// How far a first fit may be from a display's own report, as a fraction of its period: a
+    /// quarter.
+    static let firstFitReportFraction: Int64 = 4
 
     /// A first fit's period may be at most this many times the time per present: 3/2 (delays and
     /// missed refreshes lengthen it; a period longer is no vsync's).

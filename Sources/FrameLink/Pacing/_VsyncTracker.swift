@@ -40,8 +40,8 @@ struct _VsyncTracker {
     /// Presents measured since the last blocking return offered to the grid that did not block
     /// (each was shown on a vsync of its own: the grid's first fit reads it).
     private var presentsSinceOfferedReturn = 0
-    /// Whether the grid's window holds shown times from presentation feedback (else returns of
-    /// blocking presents).
+    /// Whether presentation feedback came at the last present (its shown times are in the grid's
+    /// window).
     private var windowHoldsShownTimes = false
     /// When the last frame paced off the grid (a present that did not block, no usable grid) was
     /// planned to begin; `nil` after any other frame.
@@ -207,15 +207,18 @@ struct _VsyncTracker {
         presentEnd: Int64, blocked: Bool, variableRefresh: ClosedRange<FrameRate>?, reported: FrameRate
     ) -> Bool {
         var fits = true
-        if receivesFeedback != windowHoldsShownTimes {
-            // **A window holds one kind of time**: shown times reported by the presenter, or
-            // returns of blocking presents, which come later by the present's delay. Mixed (the
-            // feedback stopped with notice and came again), the line rested on both and was off by
-            // 100–137 µs for 157 frames while it claimed the vsync (found by review).
-            windowHoldsShownTimes = receivesFeedback
+        if receivesFeedback && !windowHoldsShownTimes {
+            // **Shown times start a window of their own**: returns of blocking presents come later
+            // by the present's delay, and a line resting on both was off by 100–137 µs for 157
+            // frames while it claimed the vsync once feedback came again (found by review). Feedback
+            // that stops needs no new window: its exact times stay the window's lowest, the line
+            // rests on them while returns come, and moves to the returns' as they leave it.
+            // (Starting one then too, feedback that stopped and came again every 60 frames left
+            // frames off the vsync half the time, while returns pinned a new line: found by review.)
             if grid.hasGrid { grid.restartPhase() } else { grid.reset() }
             forgetPosition()
         }
+        windowHoldsShownTimes = receivesFeedback
         if receivesFeedback {
             absorbReports(variableRefresh: variableRefresh)
             if displayWaitedForFrame {
