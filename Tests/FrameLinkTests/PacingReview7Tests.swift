@@ -89,4 +89,42 @@ struct PacingReview7Tests {
             PacingReview6Tests.gridRate(run.source.pacingState).map { abs($0.framesPerSecond - 60) < 0.1 } ?? true,
             "\(run.source.pacingState)")
     }
+
+    /// A game bound by its GPU (4 ms of work, 20 ms of drawing after each present; 60 Hz, 2
+    /// buffers, a log-normal present delay), moved to a 120 Hz display at frame 400: its frames
+    /// should follow the vsync before and after the move, and the state name the new display.
+    /// Open (at a7b8c40): the drops are the truth's (195 and 1,229), but no frame follows the vsync:
+    /// each present blocks 29 ms, longer than the chain explains, and is taken for no vsync's
+    /// return; the state names 60 Hz to the end, told once. Allowing the 4 vsyncs a frame may come
+    /// late (`_ShownLateness.mostVsyncs`) made them follow (168 of 196, 591 of 591, the state told
+    /// of 120 Hz), but let a hidden window's 50 ms frame-callback timeouts, the host not told, be
+    /// taken for returns again (`PacingReview2Tests`: 318 claims off, 340 drops against 1).
+    @Test(.disabled("open: a GPU-bound present blocks longer than the chain explains"))
+    @Test func boundByItsGPUAndMoved() {
+        var told: [PacingState] = []
+        var config = R6.Config(refresh: .fixed(.hz60, phase: .milliseconds(1)), frames: 1_500)
+        config.jitter = .lognormal(median: .microseconds(400), percentile99: .milliseconds(2))
+        config.work = { _ in 4_000_000 }
+        config.events = { index, run in
+            if index == 1 {
+                run.source.onPacingStateChange = { told.append($0) }
+                run.lab.gpuTime = .milliseconds(20)
+            }
+            if index == 400 {
+                run.lab.changeRefresh(to: .fixed(FrameRate(numerator: 120)))
+                run.source.displayRefreshRate = FrameRate(numerator: 120)
+            }
+        }
+        let run = R6(config)
+        let before = run.judge(300, 395)
+        let after = run.judge(900, 1_490)
+        // (Timestamps late by the delay's unseen floor, and targets a refresh off where 20 ms of
+        // drawing is 2.4 periods of the new display, are not what this test holds.)
+        #expect(before.booked == before.missed && after.booked == after.missed, "\(before); \(after)")
+        #expect(
+            before.followed * 10 >= before.judged * 9 && after.followed * 10 >= after.judged * 9, "\(before); \(after)")
+        let stated = PacingReview6Tests.gridRate(run.source.pacingState)
+        #expect(stated.map { abs($0.framesPerSecond - 120) < 0.1 } == true, "\(run.source.pacingState)")
+        #expect(told.count == 2, "told \(told)")
+    }
 }
