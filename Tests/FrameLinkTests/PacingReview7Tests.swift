@@ -100,7 +100,7 @@ struct PacingReview7Tests {
     /// of 120 Hz), but let a hidden window's 50 ms frame-callback timeouts, the host not told, be
     /// taken for returns again (`PacingReview2Tests`: 318 claims off, 340 drops against 1).
     @Test(.disabled("open: a GPU-bound present blocks longer than the chain explains"))
-    @Test func boundByItsGPUAndMoved() {
+    func boundByItsGPUAndMoved() {
         var told: [PacingState] = []
         var config = R6.Config(refresh: .fixed(.hz60, phase: .milliseconds(1)), frames: 1_500)
         config.jitter = .lognormal(median: .microseconds(400), percentile99: .milliseconds(2))
