@@ -347,9 +347,9 @@ struct _VsyncTracker {
                 // ran a little long only if the next may catch up: planned from each start, frames
                 // alternating 90 and 110 % of a period ran at 95 % of the display's rate, and the
                 // display repeated one frame in twenty (found by review).
-                // (In vsync mode only: while the source still measures, its frames are paced by
-                // the deadline grid between these, and a second plan beside it let 60 frames of a
-                // 3-buffer chain run faster than the display.)
+                // (In vsync mode only: while the source still measures, the frames between these
+                // are paced by the deadline grid, which keeps a plan of its own; measuring frames
+                // keep their old timing, a period from the last start.)
                 var base = lastTimestamp
                 if !frame.locksDeadline, let planned, lastTimestamp >= planned,
                     lastTimestamp - planned < frame.period / DeadlineSource.lateFrameFraction
