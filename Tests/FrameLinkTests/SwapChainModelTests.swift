@@ -103,6 +103,29 @@ struct SwapChainModelTests {
         #expect(placed.shown == 21 && placed.drops == 0)
     }
 
+    @Test("a grid numbered afresh forgets the last report: frames are no longer placed after its old number")
+    func forgetReport() {
+        var model = _SwapChainModel()
+        _ = model.place(Self.frame(called: 400, number: 401, blocked: true, frame: 1))
+        model.noteReport(frame: 1, shownOn: 401)
+        model.forget()
+        model.forgetReport()
+        #expect(model.lastReport == nil)
+        // Numbered afresh from 0: the next frame goes where its own call puts it, not 401 on.
+        let placed = model.place(Self.frame(called: 5, number: 6, blocked: true, frame: 2))
+        #expect(placed.shown == 6 && placed.target == 7)
+    }
+
+    @Test("every window started again numbers the grid afresh: a reset, a new phase, a relock for another display")
+    func numberings() {
+        var grid = _VsyncGrid(nominalPeriod: FrameRate.hz60.periodNanoseconds)
+        let start = grid.numberings
+        grid.reset()
+        grid.restartPhase()
+        grid.relockForAnotherDisplay()
+        #expect(grid.numberings == start + 3)
+    }
+
     @Test("a frame that begins a period late has dropped one already: booked at once, not again when it is placed")
     func dropsBookedAhead() {
         var model = _SwapChainModel()
