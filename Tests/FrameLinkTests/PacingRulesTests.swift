@@ -172,6 +172,36 @@ struct PacingRulesTests {
             _VsyncGrid.fitsReport(period: Int64(1e9 / rate), nominalPeriod: Int64(1e9 / reported)) == fits)
     }
 
+    @Test(
+        "a first fit on a variable-refresh display: within a quarter of its fastest period, nothing slower",
+        arguments: [
+            (rate: 151.0, fastest: 151.0, fits: true), (rate: 140.0, fastest: 151.0, fits: true),
+            (rate: 125.0, fastest: 151.0, fits: true), (rate: 75.5, fastest: 151.0, fits: false),
+            (rate: 29.42, fastest: 151.0, fits: false), (rate: 240.0, fastest: 151.0, fits: false),
+        ])
+    func firstFitOnVariableRefresh(rate: Double, fastest: Double, fits: Bool) {
+        #expect(
+            _VsyncGrid.fitsVariableRefresh(period: Int64(1e9 / rate), fastestPeriod: Int64(1e9 / fastest)) == fits)
+    }
+
+    @Test("a variable-refresh display's grid: returns now and then far apart fit no grid")
+    func variableRefreshSparseReturnsFitNoGrid() {
+        // 42-151 Hz; 8 returns 5.1 fastest periods apart (34 ms), with delays: a 29.4 Hz grid before.
+        let fastest = FrameRate(numerator: 151).periodNanoseconds
+        var grid = _VsyncGrid(nominalPeriod: fastest)
+        grid.variableRefreshFastestPeriod = fastest
+        for index in 0..<Int64(12) {
+            grid.add(returnTime: 2_000_000 + index * 33_996_581 + (index % 3) * 300_000)
+        }
+        #expect(!grid.hasGrid, "fitted at \(grid.period) ns")
+        // Without the display's range the same returns make a grid (the rule is what refuses them).
+        var fixed = _VsyncGrid(nominalPeriod: fastest)
+        for index in 0..<Int64(12) {
+            fixed.add(returnTime: 2_000_000 + index * 33_996_581 + (index % 3) * 300_000)
+        }
+        #expect(fixed.hasGrid)
+    }
+
     @Test("returns some presents apart are fitted on the display's vsync, not at their own interval")
     func sparseReturnsFitTheDisplay() {
         // 60 Hz; one present in 21 blocks, the others were shown on the vsyncs between.

@@ -51,6 +51,7 @@ extension _PresentPacer {
         if !tracker.grid.hasGrid {
             tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple
             tracker.grid.nominalIsDisplaysReport = rateIsDisplaysReport
+            tracker.grid.variableRefreshFastestPeriod = variableRefreshRange?.upperBound.periodNanoseconds
         }
         let relocks = tracker.grid.relocks
         // (Such a return is not offered to the grid, and does not fit it: its frame is timed as a

@@ -18,6 +18,17 @@ extension _VsyncGrid {
             && abs(period - multiple * nominalPeriod) * nominalMultipleTolerance <= multiple * nominalPeriod
     }
 
+    /// Whether a first fit of `period` is a cadence a variable-refresh display of fastest period
+    /// `fastestPeriod` blocks presents at: within ``firstFitReportFraction`` of that period. Such a
+    /// display shows a frame as it comes, so presents wait for its refreshes only while frames
+    /// outrun its fastest one; returns of presents that blocked now and then at any other cadence
+    /// (a full chain behind a late frame) are no vsync's. (Eight such returns over 350 frames of a
+    /// 42–151 Hz display were fitted as a 29.4 Hz grid, slower than the display ever refreshes, and
+    /// frames were paced 34 ms apart for good, each shown twice and none booked: found by review.)
+    static func fitsVariableRefresh(period: Int64, fastestPeriod: Int64) -> Bool {
+        fastestPeriod > 0 && abs(period - fastestPeriod) * firstFitReportFraction <= fastestPeriod
+    }
+
     /// How far a first fit may be from a display's own report, as a fraction of its period: a
     /// quarter.
     static let firstFitReportFraction: Int64 = 4

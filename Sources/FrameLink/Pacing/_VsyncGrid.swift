@@ -131,6 +131,11 @@ struct _VsyncGrid {
     /// for a display that reports none, nor a variable display's fastest): then a first fit must
     /// be one that report allows (``fitsReport(period:nominalPeriod:)``).
     var nominalIsDisplaysReport = false
+    /// A variable-refresh display's fastest refresh period, `nil` for a fixed display: such a
+    /// display refreshes when a frame comes, so a present blocks on its refreshes only while frames
+    /// outrun its fastest cadence, and a first fit must be that cadence
+    /// (``fitsVariableRefresh(period:fastestPeriod:)``).
+    var variableRefreshFastestPeriod: Int64?
     /// The largest delay seen above the line in the window.
     private var largestDelay: Int64 = 0
     /// The highest of the window quarters' lowest delays: about how far above the true grid the
@@ -451,7 +456,8 @@ struct _VsyncGrid {
         let median = Self.vsyncInterval(
             candidate: candidate, timePerPresent: medianTimePerPresent(), nominalPeriod: nominalPeriod)
         guard Self.isPlausible(period: Double(median)),
-            !nominalIsDisplaysReport || Self.fitsReport(period: median, nominalPeriod: nominalPeriod)
+            !nominalIsDisplaysReport || Self.fitsReport(period: median, nominalPeriod: nominalPeriod),
+            variableRefreshFastestPeriod.map({ Self.fitsVariableRefresh(period: median, fastestPeriod: $0) }) ?? true
         else {
             // Returns closer (or further) apart than any display refreshes, or than the display's
             // own report allows: not a vsync's. The window keeps filling from its newest half. (Not
