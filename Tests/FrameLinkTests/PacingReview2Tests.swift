@@ -193,7 +193,13 @@ final class ReviewRun {
                 if Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt {
                     let aimed = Self.nearest(frame.target.nanoseconds, in: lab.refreshTimes)
                     let target = abs(aimed - frame.target.nanoseconds) <= allowed ? aimed : frame.target.nanoseconds
-                    if lab.frames[Int(index)].presentedAt.nanoseconds < target {
+                    // (A frame ready after its target's latch, by its own work and GPU time, that
+                    // the display showed late is a late frame, judged by the drops: no pacer knows
+                    // at a frame's start how long its work will take. One shown without a missed
+                    // refresh is judged: a latency the pacer should know.)
+                    let labFrame = lab.frames[Int(index)]
+                    let readyInTime = labFrame.readyAt.nanoseconds + lab.latchDeadline.wholeNanoseconds <= target
+                    if labFrame.presentedAt.nanoseconds < target && (readyInTime || labFrame.missedRefreshes == 0) {
                         let miss = abs(shown.nanoseconds - frame.target.nanoseconds)
                         verdict.targetsJudged += 1
                         if miss > allowed { verdict.targetsOff += 1 }

@@ -6,16 +6,23 @@ import Testing
 /// model's targets with it.
 @Suite("_ShownLateness: frames shown later than their calls explain")
 struct ShownLatenessTests {
+    static let n = _ShownLateness.consistentFrames
+
     @Test(
-        "taken after 8 frames alike in a row, capped at 4 vsyncs, never negative",
+        "the least lateness of the last 16 frames, capped at 4 vsyncs, never negative",
         arguments: [
-            (late: [Int64](repeating: 1, count: 7), taken: Int64(0)),
-            (late: [Int64](repeating: 1, count: 8), taken: 1),
-            (late: [Int64](repeating: 2, count: 8) + [0, 0, 0], taken: 2),
-            (late: [Int64](repeating: 2, count: 8) + [Int64](repeating: 0, count: 8), taken: 0),
-            (late: [Int64]([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]), taken: 0),
-            (late: [Int64](repeating: 9, count: 8), taken: _ShownLateness.mostVsyncs),
-            (late: [Int64](repeating: -3, count: 8), taken: 0),
+            (late: [Int64](repeating: 1, count: n - 1), taken: Int64(0)),
+            (late: [Int64](repeating: 1, count: n), taken: 1),
+            // One frame shown on time ends it at once: the others were late by their own doing.
+            (late: [Int64](repeating: 2, count: n) + [0], taken: 0),
+            (late: [Int64](repeating: 2, count: n) + [1], taken: 1),
+            (late: [Int64](repeating: 1, count: n) + [Int64](repeating: 2, count: n), taken: 2),
+            (late: [Int64](repeating: 2, count: n - 2) + [1, 2], taken: 1),
+            (late: [Int64](repeating: 1, count: 2 * n) + [0] + [Int64](repeating: 1, count: n - 1), taken: 0),
+            (late: [Int64](repeating: 2, count: n) + [Int64](repeating: 0, count: n), taken: 0),
+            (late: [Int64]((0..<(2 * n)).map { Int64($0 % 2) }), taken: 0),
+            (late: [Int64](repeating: 9, count: n), taken: _ShownLateness.mostVsyncs),
+            (late: [Int64](repeating: -3, count: n), taken: 0),
         ] as [(late: [Int64], taken: Int64)])
     func taken(late: [Int64], taken: Int64) {
         var lateness = _ShownLateness()
@@ -41,14 +48,14 @@ struct ShownLatenessTests {
         return placements
     }
 
-    @Test("two buffers, every frame shown a vsync later than its call explains: the targets say so after 8 frames")
+    @Test("two buffers, every frame shown a vsync later than its call explains: the targets say so after 16 frames")
     func gpuBound() {
-        let placed = Self.run(extra: 1, frames: 12)
+        let placed = Self.run(extra: 1, frames: 20)
         // Shown every 2nd vsync, one drop each; the target of the frame being built is where it
         // will be shown: two vsyncs after the last one, once learned.
         #expect(placed.dropFirst().allSatisfy { $0.drops == 1 })
         #expect(placed[3].target == placed[3].shown + 1)
-        #expect(placed[11].target == placed[11].shown + 2)
+        #expect(placed[Self.n + 3].target == placed[Self.n + 3].shown + 2)
     }
 
     @Test("frames shown where their calls put them: targets are the next vsync")
