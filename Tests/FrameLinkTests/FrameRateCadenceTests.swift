@@ -93,6 +93,12 @@ struct FrameRateCadenceTests {
         let variable = cadence.deadlineChoice(pacedDirectlyOn: Self.variable, vsyncBase: .hz144, display: .hz144)
         #expect(variable == range.choice(onVariableRefresh: Self.variable))
         #expect(variable?.rate == 72)
+        // A cap the game set holds over the range on a variable-refresh display.
+        let capped = cadence.deadlineChoice(pacedDirectlyOn: Self.variable, cap: .hz60, vsyncBase: nil, display: .hz60)
+        #expect(capped?.rate == 60, "\(String(describing: capped))")
+        #expect(capped?.reason.contains("above the cap of 60 Hz") == true, "\(String(describing: capped))")
+        let loose = cadence.deadlineChoice(pacedDirectlyOn: Self.variable, cap: 120, vsyncBase: nil, display: 120)
+        #expect(loose?.rate == 72, "a cap above the preferred rate changes nothing")
         let divided = cadence.deadlineChoice(pacedDirectlyOn: nil, vsyncBase: .hz144, display: .hz144)
         #expect(divided?.rate == 72, "144 Hz every 2nd vsync")
         let direct = cadence.deadlineChoice(pacedDirectlyOn: nil, vsyncBase: nil, display: .hz60)

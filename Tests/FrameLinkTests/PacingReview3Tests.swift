@@ -160,9 +160,6 @@ struct PacingReview3Tests {
 
     @Test(
         "a cap with a faster requested range: never faster than the cap",
-        .disabled(
-            "defect (pre-existing, also on e6f3b52 before the cap was paced directly): capsAtDisplayRefreshRate at 60 Hz with a requested range of exactly 100 Hz on a 44–144 Hz display shows frames every 10.0 ms (679 of 679 intervals), 90 Hz with 120 Hz every 8.33 ms: the cap, documented as a rate frames never exceed, is ignored"
-        ),
         arguments: [(cap: Int64(60), range: Int64(100)), (cap: 90, range: 120)])
     func capWithFasterRequestedRange(cap: Int64, range: Int64) { capWithRequestedRange(cap: cap, range: range) }
 
@@ -415,9 +412,6 @@ struct PacingReview3Tests {
 
     @Test(
         "2 buffers with a GPU time over half a period: targets where the frames are shown",
-        .disabled(
-            "defect (pre-existing, identical on c888216): with 10 ms GPU time and a 500 µs latch, 161 of 986 targets a period early; with 12 ms, 498 of 985; timestamps 0 off, drops booked = truth (214, 612)"
-        ),
         arguments: [Int64(10), 12])
     func gpuOverHalfAPeriodTargets(gpu: Int64) {
         let verdict = gpuOverHalfAPeriod(gpu: gpu)

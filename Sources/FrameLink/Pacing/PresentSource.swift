@@ -105,7 +105,8 @@ public final class PresentSource: FrameSource {
     /// they are not held. Either way, once measured, a vsync faster than the display's rate is
     /// paced by deadline at that rate. On a variable-refresh display (``variableRefreshRange``), a
     /// cap below its maximum is a rate asked for, paced directly as a requested range is: each
-    /// present held to its paced time, so frames are shown evenly at the cap.
+    /// present held to its paced time, so frames are shown evenly at the cap. A requested range
+    /// (``FrameLoop/preferredFrameRateRange``) faster than the cap is paced at the cap.
     @_spi(FrameSourceImplementation) public var capsAtDisplayRefreshRate: Bool {
         get { pacer.capsAtDisplayRefreshRate }
         set { withPacer { $0.capsAtDisplayRefreshRate = newValue } }

@@ -76,12 +76,14 @@ struct _FrameRateCadence {
     /// variable-refresh display paced directly, the range's choice there; once a vsync of the
     /// display is known (`vsyncBase`, its measured rate), the same division of it as under vsync
     /// (a hidden window keeps its cadence); else the preferred rate directly, never above
-    /// `display`.
+    /// `display`. Never above `cap` on a variable-refresh display (a cap the game set: see
+    /// `PresentSource.capsAtDisplayRefreshRate`).
     mutating func deadlineChoice(
-        pacedDirectlyOn variableRefresh: ClosedRange<FrameRate>?, vsyncBase: FrameRate?, display: FrameRate
+        pacedDirectlyOn variableRefresh: ClosedRange<FrameRate>?, cap: FrameRate? = nil, vsyncBase: FrameRate?,
+        display: FrameRate
     ) -> FrameRateChoice? {
         guard let range = requestedRange else { return nil }
-        if let variableRefresh { return range.choice(onVariableRefresh: variableRefresh) }
+        if let variableRefresh { return range.choice(onVariableRefresh: variableRefresh, cappedAt: cap) }
         if let vsyncBase, let chosen = divisor(of: vsyncBase) {
             return range.choice(dividing: chosen.base, by: chosen.interval)
         }

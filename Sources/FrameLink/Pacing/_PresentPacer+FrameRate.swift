@@ -41,6 +41,14 @@ extension _PresentPacer {
         return FrameRateRange(exactly: displayRefreshRate)
     }
 
+    /// The cap on a variable-refresh display (``capsAtDisplayRefreshRate``: the display's rate is a
+    /// rate the game asked the host for), `nil` without one: a range asked for is paced directly,
+    /// but never above it. (A 60 Hz cap with a range of exactly 100 Hz on a 44–144 Hz display
+    /// showed frames every 10 ms: found by review.)
+    var variableRefreshCap: FrameRate? {
+        capsAtDisplayRefreshRate && variableRefreshRange != nil ? displayRefreshRate : nil
+    }
+
     /// Whether a requested rate below a variable-refresh display's maximum is paced directly (see
     /// ``variableRefreshRange``): the display then shows each frame as it is presented. (At the
     /// maximum, a frame may wait for the display's next refresh.)
@@ -121,7 +129,8 @@ extension _PresentPacer {
         if pacesRequestedRateDirectly, let range = directRange, let display = variableRefreshRange {
             applyDeadlineRange()
             if pacing == .automatic {
-                let choice = deadline.frameRateChoice ?? range.choice(onVariableRefresh: display)
+                let choice =
+                    deadline.frameRateChoice ?? range.choice(onVariableRefresh: display, cappedAt: variableRefreshCap)
                 let before = mode
                 machine.rangePacedDirectly(choice)
                 if mode != before { modeDidChange(from: before) }
@@ -145,7 +154,7 @@ extension _PresentPacer {
             && !tracker.returnsFollowFrames && !vsyncIsFasterThanDisplay
         deadline.apply(
             cadence.deadlineChoice(
-                pacedDirectlyOn: pacesRequestedRateDirectly ? variableRefreshRange : nil,
+                pacedDirectlyOn: pacesRequestedRateDirectly ? variableRefreshRange : nil, cap: variableRefreshCap,
                 vsyncBase: vsyncIsKnown ? measuredRefreshRate : nil, display: displayRefreshRate))
     }
 

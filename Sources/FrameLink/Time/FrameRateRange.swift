@@ -145,10 +145,22 @@ public struct FrameRateRange: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter display: The display's variable refresh range.
     public func choice(onVariableRefresh display: ClosedRange<FrameRate>) -> FrameRateChoice {
-        let rate = min(preferred, display.upperBound)
+        choice(onVariableRefresh: display, cappedAt: nil)
+    }
+
+    /// ``choice(onVariableRefresh:)``, never above `cap` either (a rate the game asked the host to
+    /// keep frames under: a cap holds over a faster range, as its documentation says).
+    func choice(onVariableRefresh display: ClosedRange<FrameRate>, cappedAt cap: FrameRate?) -> FrameRateChoice {
+        let capped = cap.map { min($0, display.upperBound) } ?? display.upperBound
+        let rate = min(preferred, capped)
         var why = "paced directly at \(rate): a variable-refresh display (\(display.lowerBound.number)–"
         why += "\(display.upperBound)) shows each frame as it comes"
-        if rate < preferred { why += "; the preferred \(preferred) is above its maximum" }
+        if rate < preferred {
+            why +=
+                capped < display.upperBound
+                ? "; the preferred \(preferred) is above the cap of \(capped)"
+                : "; the preferred \(preferred) is above its maximum"
+        }
         if rate < display.lowerBound { why += "; below its minimum, the display shows each frame more than once" }
         return FrameRateChoice(
             range: self, rate: rate, divisor: nil, dividedRate: nil, isInsideRange: nearlyContains(rate), reason: why)
