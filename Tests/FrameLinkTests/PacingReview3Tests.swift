@@ -342,9 +342,6 @@ struct PacingReview3Tests {
 
     @Test(
         "3 buffers, compositor stalls of 3–5 periods now and then: the stalled frames' drops booked, the grid kept",
-        .disabled(
-            "defect (pre-existing, identical on e6f3b52 and c888216): one stall of 3 periods + 1 ms at frame 643 books 3 drops where the display missed 2; of 5 periods, 5 where it missed 4; timestamps and targets 0/1310 off"
-        ),
         arguments: [Int64(3), 5])
     func compositorStallTripleBuffered(periods: Int64) { compositorStall(buffers: 3, periods: periods) }
 

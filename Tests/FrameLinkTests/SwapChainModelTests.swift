@@ -39,6 +39,28 @@ struct SwapChainModelTests {
         #expect(placed.map(\.target) == [3, 4, 5])
     }
 
+    @Test(
+        "a block longer than the chain explains (a stall) places its frame by its call; the queued frames covered the stall",
+        arguments: [(buffers: Int64(3), stall: Int64(3), drops: 2), (3, 5, 4), (2, 3, 3), (2, 5, 5)])
+    func stallPlacedByItsCall(buffers: Int64, stall: Int64, drops: Int) {
+        var model = _SwapChainModel()
+        // Steady frames, each present blocking on the vsync after its call.
+        for index in Int64(1)...4 {
+            _ = model.place(Self.frame(called: index - 1, number: index, blocked: true, frame: index, buffers: buffers))
+        }
+        let before = model.lastShownNumber!
+        // Frame 5 called in vsync 4's interval; its return comes `stall` periods late.
+        var stalled = Self.frame(called: 4, number: 5 + stall, blocked: true, frame: 5, buffers: buffers)
+        stalled.releaseIsUnknown = true
+        let atStall = model.place(stalled)
+        #expect(atStall.shown == before + 1, "shown after the frame before, as its call explains")
+        // The next frame returns at once into the drained chain.
+        let next = model.place(
+            Self.frame(called: 5 + stall, number: 5 + stall + 1, blocked: false, frame: 6, buffers: buffers))
+        #expect(atStall.drops + next.drops == drops, "\(atStall) \(next)")
+        #expect(next.shown == 5 + stall + 1)
+    }
+
     @Test("a late frame that returns at once is shown on the next vsync; the refresh it missed is one drop")
     func lateFrameDrops() {
         let placed = Self.placements([

@@ -251,7 +251,8 @@ extension _PresentPacer {
     /// by deadline whose presents blocked: a refresh the next frame missed is a drop).
     func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
         tracker.placeFrame(
-            called: called, number: number, blocked: blocked, frame: presentCount,
+            called: called, number: number, blocked: blocked,
+            releaseIsUnknown: blocked && lastReleaseIsUnknown, frame: presentCount,
             interval: Int64(presentInterval), chainDepth: chainDepth,
             lastBlockingReturn: tracker.blockingReturnNumber(
                 lastTimestamp: lastTimestamp, wasBlockingReturn: lastTimestampWasBlockingReturn)

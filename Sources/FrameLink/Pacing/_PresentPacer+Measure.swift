@@ -71,6 +71,9 @@ extension _PresentPacer {
         tracker.noteReturn(blockedUntil: blocked ? presentEnd : nil)
         callWasPaced = false
         lastReturnFits = blocked && fits
+        lastReleaseIsUnknown =
+            blocked && !blockIsTheChains
+            && !tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd)
         returnOffset = presentEnd - frameStart
         return _MeasuredPresent(
             blocked: blocked, fits: fits, lateOnVariableRefresh: lateOnVariableRefresh,

@@ -173,6 +173,11 @@ final class _PresentPacer {
     var callWasPaced = false
     /// Whether the last present blocked and its return fitted the grid.
     var lastReturnFits = false
+    /// Whether the last present blocked longer than the chain explains and returned off the grid's
+    /// vsyncs (beyond the delays the grid has seen): late by a compositor's stall, its return says
+    /// nothing of the vsync that released it. (One on a vsync was released by it: a frame the GPU
+    /// was still drawing, shown there.)
+    var lastReleaseIsUnknown = false
     /// When the last frame's work began (`beginWork(at:)`), and how long after that its present
     /// returned.
     var frameStart: Int64 = 0

@@ -34,6 +34,10 @@ struct _SwapChainModel {
         var number: Int64
         /// Whether the present blocked until a vsync released it.
         var blocked: Bool
+        /// Whether it blocked longer than the chain explains and returned off the vsyncs (a
+        /// compositor's stall): the vsync that released it is unknown, and the frame is placed by
+        /// its call.
+        var releaseIsUnknown = false
         /// The frame's number (the presenter's count of presents, as feedback names frames).
         var frame: Int64
         /// The vsyncs from one present to the next (1, a range's divisor, doubled when halved).
@@ -75,7 +79,12 @@ struct _SwapChainModel {
         var shown = lastShownNumber.map { max($0 + 1, frame.called + 1) } ?? frame.called + 1
         // Where the call alone puts the frame (the first vsync after it, after the frame before).
         let explained = shown
-        if frame.blocked {
+        if frame.blocked && frame.releaseIsUnknown {
+            // **A block longer than the chain explains, returned off the vsyncs, places its frame
+            // by its call**: the return came late by a stall, not at the vsync that released the
+            // present, and the display went on showing the queued frames meanwhile. (Placed by its return, a stall of 3
+            // periods with 3 buffers booked 3 drops where the display missed 2: found by review.)
+        } else if frame.blocked {
             // Released by vsync `number`: shown `chainDepth` vsyncs after it. The return says so more
             // surely than the call's place on the grid (a present called within microseconds of a
             // vsync may be placed on either side of it).
@@ -113,7 +122,7 @@ struct _SwapChainModel {
         // (Only while every frame shows it: any other frame forgets it, as a learned lateness kept
         // after a move to a variable-refresh display put every target a refresh late: found by
         // review.)
-        if !(frame.blocked && frame.chainDepth == 0 && frame.refreshesEveryVsync) {
+        if !(frame.blocked && !frame.releaseIsUnknown && frame.chainDepth == 0 && frame.refreshesEveryVsync) {
             lateness = _ShownLateness()
         } else if lastShownNumber != nil {
             lateness.note(late: shown - explained)

@@ -11,7 +11,7 @@
 ///
 /// The source decides whether frames follow the grid (its pacing machine and mode); the tracker
 /// says, for a frame that does, what it waits for (``vsyncWait(for:)``) and where it lands
-/// (``placeFrame(called:number:blocked:frame:interval:chainDepth:lastBlockingReturn:variableRefresh:)``).
+/// (``placeFrame(called:number:blocked:releaseIsUnknown:frame:interval:chainDepth:lastBlockingReturn:variableRefresh:)``).
 struct _VsyncTracker {
     /// How close to the true vsync the grid's line must be known (its stated 99th-percentile error,
     /// `_VsyncGrid.uncertainty(ofNumber:)`) for a timestamp to be called a vsync: 100 µs, the
@@ -415,14 +415,14 @@ struct _VsyncTracker {
     ///   - lastBlockingReturn: ``blockingReturnNumber(lastTimestamp:wasBlockingReturn:)``.
     ///   - variableRefresh: The display's variable-refresh range, if it has one.
     mutating func placeFrame(
-        called: Int64, number: Int64, blocked: Bool, frame: Int64, interval: Int64, chainDepth: Int64,
-        lastBlockingReturn: Int64?, variableRefresh: ClosedRange<FrameRate>?
+        called: Int64, number: Int64, blocked: Bool, releaseIsUnknown: Bool = false, frame: Int64, interval: Int64,
+        chainDepth: Int64, lastBlockingReturn: Int64?, variableRefresh: ClosedRange<FrameRate>?
     ) -> Int64 {
         if receivesFeedback { takeReports(variableRefresh: variableRefresh) }
         let placement = swapChain.place(
             _SwapChainModel.Frame(
-                called: called, number: number, blocked: blocked, frame: frame, interval: interval,
-                chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturn,
+                called: called, number: number, blocked: blocked, releaseIsUnknown: releaseIsUnknown, frame: frame,
+                interval: interval, chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturn,
                 refreshesEveryVsync: variableRefresh == nil))
         knownDrops = placement.drops
         knownShownTime = grid.time(ofNumber: placement.shown)
