@@ -21,8 +21,8 @@ public enum SweepCheck: String, CaseIterable, Sendable {
     /// 100 µs.
     case deltaTimeNotWholePeriods = "deltaTime not whole periods"
     /// In frames on the vsync, the target of a frame is when the frame it produces is shown, within
-    /// 100 µs (for frames presented before their target, and either ready by its latch deadline or
-    /// shown without a missed refresh: a frame the GPU finished too late is a drop).
+    /// 100 µs (for frames presented before their target and shown as late after their call as the
+    /// frames before them: a frame the GPU finished later than the pipeline does is a drop).
     case targetNotShown = "target not when shown"
     /// On a fixed display that revealed its vsync in the run's second half (presentation feedback,
     /// or at least a quarter of the judged presents there blocked until a refresh), the source puts
@@ -200,20 +200,22 @@ public struct SweepVerdict: Sendable {
             }
 
             // Target against when the frame was shown, in frames on the vsync, for frames presented
-            // before their target (a frame whose own work ran past it is late by the game's doing,
-            // not the pacer's), and ready by its latch deadline, or shown with no missed refresh (a
-            // frame the GPU was still drawing at its target's latch, by its own work, is a late
-            // frame judged by the drops; one shown late every time with no repeat is a latency the
-            // pacer should know).
+            // before their target, less the pipeline's lateness (a frame whose own work ran past it
+            // is late by the game's doing, not the pacer's), and shown as late after its call as
+            // the pipeline makes frames
+            // (`DisplayLab.pipelineLateness(beforeFrame:)`: one later or earlier than the frames
+            // before it was so by its own work and drawing, which no pacer knows at its start; it
+            // is judged by the drops).
             // (Presented before the true refresh the target stands for, when it is within the
             // tolerance of one: a target a microsecond after the true vsync must not count a frame
             // presented between them as in time.)
             let nearest = Self.nearestRefresh(to: frame.target, in: lab.refreshTimes)
             let aimed = abs(nearest - frame.target) <= Self.tolerance + floorAllowance ? nearest : frame.target
             if frame.followsVsync, Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt,
-                lab.frames[Int(index)].presentedAt.nanoseconds < aimed,
-                lab.frames[Int(index)].readyAt.nanoseconds + lab.latchDeadline.wholeNanoseconds <= aimed
-                    || lab.frames[Int(index)].missedRefreshes == 0
+                let pipeline = lab.pipelineLateness(beforeFrame: Int(index)),
+                lab.refreshesLate(frame: Int(index)) == pipeline,
+                lab.frames[Int(index)].presentedAt.nanoseconds
+                    < aimed - Int64(pipeline) * Self.period(at: aimed, in: lab.refreshTimes)
             {
                 judged.insert(.targetNotShown)
                 if abs(shown.nanoseconds - frame.target) > Self.tolerance + floorAllowance {

@@ -193,13 +193,15 @@ final class ReviewRun {
                 if Int(index) < lab.frames.count, let shown = lab.frames[Int(index)].shownAt {
                     let aimed = Self.nearest(frame.target.nanoseconds, in: lab.refreshTimes)
                     let target = abs(aimed - frame.target.nanoseconds) <= allowed ? aimed : frame.target.nanoseconds
-                    // (A frame ready after its target's latch, by its own work and GPU time, that
-                    // the display showed late is a late frame, judged by the drops: no pacer knows
-                    // at a frame's start how long its work will take. One shown without a missed
-                    // refresh is judged: a latency the pacer should know.)
+                    // (A frame shown later or earlier than its call allows by other than the
+                    // pipeline's lateness, the most common of the frames before it, was so by its
+                    // own work and drawing, which no pacer knows at its start: judged by the drops.)
+                    // (Presented in time: before the target less that lateness.)
                     let labFrame = lab.frames[Int(index)]
-                    let readyInTime = labFrame.readyAt.nanoseconds + lab.latchDeadline.wholeNanoseconds <= target
-                    if labFrame.presentedAt.nanoseconds < target && (readyInTime || labFrame.missedRefreshes == 0) {
+                    let pipeline = lab.pipelineLateness(beforeFrame: Int(index))
+                    if let pipeline, lab.refreshesLate(frame: Int(index)) == pipeline,
+                        labFrame.presentedAt.nanoseconds < target - Int64(pipeline) * period
+                    {
                         let miss = abs(shown.nanoseconds - frame.target.nanoseconds)
                         verdict.targetsJudged += 1
                         if miss > allowed { verdict.targetsOff += 1 }

@@ -16,7 +16,12 @@ extension _PresentPacer {
         noteWorkEnded()
         if mode == .vsync && presentInterval > 1 {
             // Out at the first vsync after the call: called in the interval before the k-th.
-            let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / Self.holdFraction
+            // **Held less by the frames' learned lateness**: a frame the GPU still draws (or that
+            // misses a latch) for L vsyncs after its call is called L vsyncs sooner, so it is still
+            // shown on the k-th. (Held the full k − 1 periods and a half, 10 ms of GPU time made a
+            // 30 Hz divisor on 60 Hz show every frame on the 3rd vsync: 20 fps, found by review.)
+            let late = min(tracker.swapChain.lateness.vsyncs, Int64(presentInterval - 1))
+            let hold = currentPeriod * (Int64(presentInterval - 1) - late) + currentPeriod / Self.holdFraction
             return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + hold))
         } else if pacing == .automatic && showsFramesWhenPresented {
             let target = lastTimestamp + deadline.refreshRate.periodNanoseconds * Int64(presentInterval)
@@ -143,6 +148,12 @@ extension _PresentPacer {
                 blocked: present.blocked, fits: present.fits || slowOnGrid, locksDeadline: false,
                 chainHadRoom: present.chainHadRoom)
         case .measuringBlockingPresent:
+            // **A variable-refresh display drops a frame only when its slowest refresh runs out**:
+            // it shows each frame as it comes, so an interval longer than its fastest period is
+            // no drop (counted by its fastest rate while measuring, a game bound by its GPU, 14 ms
+            // a frame on a 48–144 Hz display, booked one drop a frame where the display missed
+            // none: found by review).
+            if variableRefreshRange != nil { tracker.knownDrops = dropsIfShownAsPresented }
             return vsyncWait(
                 blocked: present.blocked, fits: present.fits, locksDeadline: true, chainHadRoom: present.chainHadRoom)
         case .heldPastDeadline:

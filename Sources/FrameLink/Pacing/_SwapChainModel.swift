@@ -119,18 +119,24 @@ struct _SwapChainModel {
         drops += dropsBookedAhead
         // With two buffers a blocking present returned when its own frame was shown: how much later
         // than its call explains (the GPU still drawing, a latch deadline) sets the targets.
-        // (Only while every frame shows it: any other frame forgets it, as a learned lateness kept
-        // after a move to a variable-refresh display put every target a refresh late: found by
-        // review.)
-        if !(frame.blocked && !frame.releaseIsUnknown && frame.chainDepth == 0 && frame.refreshesEveryVsync) {
+        // (Forgotten on a display or chain that cannot show it: a learned lateness kept after a
+        // move to a variable-refresh display put every target a refresh late: found by review. A
+        // present that returned at once, as the first after a hitch does, or after a stall, shows
+        // nothing of it and leaves it: forgotten there, the frames after each hitch of a game whose
+        // drawing made about half its frames late had targets unlike the frames before them.)
+        if frame.chainDepth != 0 || !frame.refreshesEveryVsync {
             lateness = _ShownLateness()
-        } else if lastShownNumber != nil {
+        } else if frame.blocked && !frame.releaseIsUnknown && lastShownNumber != nil {
             lateness.note(late: shown - explained)
         }
         lastShownNumber = shown
         lastVsyncNumber = frame.number
+        // (A frame of interval k is called up to k − 1 vsyncs sooner by its lateness, so that it
+        // is still shown on the k-th: `_PresentPacer.presentWait()`. Only the rest delays it.)
+        let callAdvance = min(lateness.vsyncs, frame.interval - 1)
         let placement = Placement(
-            shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs)
+            shown: shown, drops: drops,
+            target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs - callAdvance)
         assert(placement.target > frame.number && placement.target > shown, "a target before its frame's vsync")
         assert(placement.drops >= 0, "negative drops")
         return placement
