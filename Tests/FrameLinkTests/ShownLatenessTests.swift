@@ -9,19 +9,22 @@ struct ShownLatenessTests {
     static let n = _ShownLateness.consistentFrames
 
     @Test(
-        "the most common lateness of the last 16 frames (on time before them), the least of equals, capped at 4 vsyncs",
+        "the lateness 10 of the last 16 frames had (on time before them), else the one taken, capped at 4 vsyncs",
         arguments: [
-            (late: [Int64](repeating: 1, count: n / 2), taken: Int64(0)),
-            (late: [Int64](repeating: 1, count: n / 2 + 1), taken: 1),
+            (late: [Int64](repeating: 1, count: _ShownLateness.clearMajority - 1), taken: Int64(0)),
+            (late: [Int64](repeating: 1, count: _ShownLateness.clearMajority), taken: 1),
             (late: [Int64](repeating: 1, count: n), taken: 1),
             // One frame different is that frame's own doing.
             (late: [Int64](repeating: 2, count: n) + [0], taken: 2),
             (late: [Int64](repeating: 1, count: n) + [Int64](repeating: 2, count: n), taken: 2),
             // A light frame in every 8 of a pipeline one vsync late: still one late.
             (late: [Int64]((0..<(4 * n)).map { $0 % 8 == 0 ? 0 : 1 }), taken: 1),
-            // Half and half: the earlier.
+            // Half and half, or three and three: no clear majority, the lateness taken stays.
             (late: [Int64]((0..<(2 * n)).map { Int64($0 % 2) }), taken: 0),
-            (late: [Int64](repeating: 2, count: n) + [Int64](repeating: 0, count: n / 2 + 1), taken: 0),
+            (late: [Int64](repeating: 1, count: n) + [Int64]((0..<(4 * n)).map { Int64($0 % 2) }), taken: 1),
+            (late: [Int64]((0..<(6 * n)).map { $0 % 6 < 3 ? 0 : 1 }), taken: 0),
+            (late: [Int64](repeating: 2, count: n) + [Int64](repeating: 0, count: 9), taken: 2),
+            (late: [Int64](repeating: 2, count: n) + [Int64](repeating: 0, count: 10), taken: 0),
             (late: [Int64](repeating: 9, count: n), taken: _ShownLateness.mostVsyncs),
             (late: [Int64](repeating: -3, count: n), taken: 0),
         ] as [(late: [Int64], taken: Int64)])
@@ -49,17 +52,17 @@ struct ShownLatenessTests {
         return placements
     }
 
-    @Test("two buffers, every frame shown a vsync later than its call explains: the targets say so after 9 frames")
+    @Test("two buffers, every frame shown a vsync later than its call explains: the targets say so after 10 frames")
     func gpuBound() {
         let placed = Self.run(extra: 1, frames: 14)
         // Shown every 2nd vsync, one drop each; the target of the frame being built is where it
         // will be shown: two vsyncs after the last one, once learned.
         #expect(placed.dropFirst().allSatisfy { $0.drops == 1 })
         #expect(placed[3].target == placed[3].shown + 1)
-        // (The first frame's lateness is not known: it has no frame before it. Placement 8 has 8
-        // late against 8 not yet noted; placement 9 has 9.)
-        #expect(placed[8].target == placed[8].shown + 1)
-        #expect(placed[9].target == placed[9].shown + 2)
+        // (The first frame's lateness is not known: it has no frame before it. Placement 9 has 9
+        // late; placement 10 has 10, a clear majority.)
+        #expect(placed[9].target == placed[9].shown + 1)
+        #expect(placed[10].target == placed[10].shown + 2)
     }
 
     @Test("frames shown where their calls put them: targets are the next vsync")

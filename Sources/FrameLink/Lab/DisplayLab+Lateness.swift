@@ -1,9 +1,13 @@
 // How much later than their present calls allow the lab's frames were shown: the truth a judge of
 // targets needs when frames take GPU time or miss a latch deadline.
 extension DisplayLab {
-    /// The frames before one whose most common lateness is the pipeline's
-    /// (``pipelineLateness(beforeFrame:)``): 16, as many as `PresentSource` learns it from.
+    /// The frames before one whose lateness is weighed (``pipelineLateness(beforeFrame:)``): 16,
+    /// as many as `PresentSource` learns it from.
     public static let pipelineFrames = 16
+
+    /// How many of the ``pipelineFrames`` frames before one must share a lateness for it to be the
+    /// pipeline's: 10, a clear majority, as `PresentSource` takes it.
+    public static let pipelineMajority = 10
 
     /// How many refreshes later than its present call allows frame `index` (of ``frames``) was
     /// shown: 0 for a frame shown at the first refresh after its call and after the frame before
@@ -26,11 +30,12 @@ extension DisplayLab {
         return Int(clamping: max(0, shown - earliest))
     }
 
-    /// The lateness most of the ``pipelineFrames`` frames shown before frame `index` had
-    /// (``refreshesLate(frame:)``): what the pipeline adds to every frame, which a pacer can learn
-    /// and put in its targets. A frame whose own lateness differs was late (or early) by its own
-    /// work and drawing, which no target can foresee. `nil` when no frame before it was shown, or
-    /// two latenesses are equally common.
+    /// The lateness at least ``pipelineMajority`` of the ``pipelineFrames`` frames before frame
+    /// `index` had (``refreshesLate(frame:)``): what the pipeline adds to every frame, which a
+    /// pacer can learn and put in its targets. A frame whose own lateness differs was late (or
+    /// early) by its own work and drawing, which no target can foresee. `nil` when no lateness has
+    /// such a majority (frames alternating, a pattern, a change under way): then no lateness is the
+    /// pipeline's.
     ///
     /// - Parameter index: The frame's position in ``frames``.
     public func pipelineLateness(beforeFrame index: Int) -> Int? {
@@ -38,7 +43,6 @@ extension DisplayLab {
         for before in max(0, index - Self.pipelineFrames)..<min(index, frames.count) {
             if let late = refreshesLate(frame: before) { counts[late, default: 0] += 1 }
         }
-        guard let most = counts.values.max(), counts.values.filter({ $0 == most }).count == 1 else { return nil }
-        return counts.first { $0.value == most }?.key
+        return counts.first { $0.value >= Self.pipelineMajority }?.key
     }
 }

@@ -16,12 +16,7 @@ extension _PresentPacer {
         noteWorkEnded()
         if mode == .vsync && presentInterval > 1 {
             // Out at the first vsync after the call: called in the interval before the k-th.
-            // **Held less by the frames' learned lateness**: a frame the GPU still draws (or that
-            // misses a latch) for L vsyncs after its call is called L vsyncs sooner, so it is still
-            // shown on the k-th. (Held the full k − 1 periods and a half, 10 ms of GPU time made a
-            // 30 Hz divisor on 60 Hz show every frame on the 3rd vsync: 20 fps, found by review.)
-            let late = min(tracker.swapChain.lateness.vsyncs, Int64(presentInterval - 1))
-            let hold = currentPeriod * (Int64(presentInterval - 1) - late) + currentPeriod / Self.holdFraction
+            let hold = currentPeriod * Int64(presentInterval - 1) + currentPeriod / Self.holdFraction
             return .sleep(until: FrameInstant(nanoseconds: lastTimestamp + hold))
         } else if pacing == .automatic && showsFramesWhenPresented {
             let target = lastTimestamp + deadline.refreshRate.periodNanoseconds * Int64(presentInterval)

@@ -35,8 +35,8 @@ struct _SwapChainModel {
         /// Whether the present blocked until a vsync released it.
         var blocked: Bool
         /// Whether it blocked longer than the chain explains and returned off the vsyncs (a
-        /// compositor's stall): the vsync that released it is unknown, and the frame is placed by
-        /// its call.
+        /// compositor's stall): the vsync that released it is unknown, and in a chain that queues
+        /// frames the frame is placed by its call.
         var releaseIsUnknown = false
         /// The frame's number (the presenter's count of presents, as feedback names frames).
         var frame: Int64
@@ -79,11 +79,15 @@ struct _SwapChainModel {
         var shown = lastShownNumber.map { max($0 + 1, frame.called + 1) } ?? frame.called + 1
         // Where the call alone puts the frame (the first vsync after it, after the frame before).
         let explained = shown
-        if frame.blocked && frame.releaseIsUnknown {
+        if frame.blocked && frame.releaseIsUnknown && frame.chainDepth > 0 {
             // **A block longer than the chain explains, returned off the vsyncs, places its frame
-            // by its call**: the return came late by a stall, not at the vsync that released the
-            // present, and the display went on showing the queued frames meanwhile. (Placed by its return, a stall of 3
-            // periods with 3 buffers booked 3 drops where the display missed 2: found by review.)
+            // by its call** in a chain that queues frames: the return came late by a stall, not at
+            // the vsync that released the present, and the display went on showing the queued
+            // frames meanwhile. (Placed by its return, a stall of 3 periods with 3 buffers booked 3
+            // drops where the display missed 2: found by review.) With two buffers nothing queued
+            // covers it, and the return places the frame's drops in the interval that holds them
+            // (placed by its call, a divisor's stall left them to a frame whose interval could not
+            // hold them: review 9).
         } else if frame.blocked {
             // Released by vsync `number`: shown `chainDepth` vsyncs after it. The return says so more
             // surely than the call's place on the grid (a present called within microseconds of a
@@ -131,12 +135,8 @@ struct _SwapChainModel {
         }
         lastShownNumber = shown
         lastVsyncNumber = frame.number
-        // (A frame of interval k is called up to k − 1 vsyncs sooner by its lateness, so that it
-        // is still shown on the k-th: `_PresentPacer.presentWait()`. Only the rest delays it.)
-        let callAdvance = min(lateness.vsyncs, frame.interval - 1)
         let placement = Placement(
-            shown: shown, drops: drops,
-            target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs - callAdvance)
+            shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs)
         assert(placement.target > frame.number && placement.target > shown, "a target before its frame's vsync")
         assert(placement.drops >= 0, "negative drops")
         return placement
