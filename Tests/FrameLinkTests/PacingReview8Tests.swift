@@ -42,6 +42,18 @@ enum R8 {
         }
     }
 
+    /// Whether the judges' pipeline rule judges the target of frame `index`, `nearest` (the true
+    /// refresh it stands for, when within 100 µs), on a display of period `period`: the frame was
+    /// shown as late after its call as a clear majority of the frames before it
+    /// (`DisplayLab.pipelineLateness(beforeFrame:)`), and presented before the target less that
+    /// lateness.
+    static func pipelineJudges(_ run: R6, index: Int, nearest: Int64, period: Int64) -> Bool {
+        guard let pipeline = run.lab.pipelineLateness(beforeFrame: index),
+            run.lab.refreshesLate(frame: index) == pipeline
+        else { return false }
+        return run.lab.frames[index].presentedAt.nanoseconds < nearest - Int64(pipeline) * period
+    }
+
     /// `run.judge(a, b)` plus the targets under the pipeline rule.
     static func judge(_ run: R6, _ a: Int64, _ b: Int64, fixed: Bool = true) -> Verdict {
         var v = Verdict(base: run.judge(a, b, fixed: fixed))
@@ -55,10 +67,7 @@ enum R8 {
             // (As SweepVerdict: against the true refresh the target stands for, when within 100 µs.)
             let nearest = f.target + (run.nearestDistance(f.target) <= 100_000 ? nearestOffset(run, f.target) : 0)
             let index = Int(f.index)
-            if let pipeline = run.lab.pipelineLateness(beforeFrame: index),
-                run.lab.refreshesLate(frame: index) == pipeline,
-                lf.presentedAt.nanoseconds < nearest - Int64(pipeline) * run.lab.periodBefore(nearest)
-            {
+            if pipelineJudges(run, index: index, nearest: nearest, period: run.lab.periodBefore(nearest)) {
                 v.targetOffNew.append((f.index, d))
             } else {
                 v.excused.append((f.index, d))

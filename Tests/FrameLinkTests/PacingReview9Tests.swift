@@ -70,17 +70,10 @@ enum R9 {
             let d = shown.nanoseconds - f.target
             let nearest = f.target + (run.nearestDistance(f.target) <= 100_000 ? R8.nearestOffset(run, f.target) : 0)
             let period = fixedPeriod ?? run.truePeriod(at: f.target)
-            if let pipeline = run.lab.pipelineLateness(beforeFrame: index),
-                run.lab.refreshesLate(frame: index) == pipeline,
-                lf.presentedAt.nanoseconds < nearest - Int64(pipeline) * period
-            {
-                v.judgedByRule += 1
-            }
+            let judged = R8.pipelineJudges(run, index: index, nearest: nearest, period: period)
+            if judged { v.judgedByRule += 1 }
             guard abs(d) > 100_000 else { continue }
-            if let pipeline = run.lab.pipelineLateness(beforeFrame: index),
-                run.lab.refreshesLate(frame: index) == pipeline,
-                lf.presentedAt.nanoseconds < nearest - Int64(pipeline) * period
-            {
+            if judged {
                 v.targetOffNew.append((f.index, d))
             } else {
                 v.excused.append((f.index, d))
