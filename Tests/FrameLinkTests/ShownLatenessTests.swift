@@ -34,6 +34,19 @@ struct ShownLatenessTests {
         #expect(lateness.vsyncs == taken)
     }
 
+    @Test("forgetting returns to a fresh lateness: 0, and 10 frames to learn one again")
+    func forget() {
+        var lateness = _ShownLateness()
+        for _ in 0..<Self.n { lateness.note(late: 2) }
+        #expect(lateness.vsyncs == 2)
+        lateness.forget()
+        #expect(lateness.vsyncs == 0)
+        for _ in 0..<(_ShownLateness.clearMajority - 1) { lateness.note(late: 1) }
+        #expect(lateness.vsyncs == 0)
+        lateness.note(late: 1)
+        #expect(lateness.vsyncs == 1)
+    }
+
     /// Two buffers; frame k presented in vsync `k`'s interval, its present blocking until vsync
     /// `k + 1 + extra` (its own frame shown there), and the next frame timestamped by that vsync.
     static func run(extra: Int64, frames: Int64) -> [_SwapChainModel.Placement] {

@@ -48,6 +48,16 @@ struct _ShownLateness {
         return counts
     }()
 
+    /// Forgets every frame noted, in place (the frame path allocates nothing): the lateness is 0,
+    /// and the window holds frames on time.
+    mutating func forget() {
+        vsyncs = 0
+        next = 0
+        for index in window.indices { window[index] = 0 }
+        for index in counts.indices { counts[index] = 0 }
+        counts[0] = Self.consistentFrames
+    }
+
     /// Notes a frame shown `late` vsyncs after the vsync its present call explains.
     mutating func note(late: Int64) {
         let late = min(max(0, late), Self.mostVsyncs)

@@ -129,7 +129,7 @@ struct _SwapChainModel {
         // nothing of it and leaves it: forgotten there, the frames after each hitch of a game whose
         // drawing made about half its frames late had targets unlike the frames before them.)
         if frame.chainDepth != 0 || !frame.refreshesEveryVsync {
-            lateness = _ShownLateness()
+            lateness.forget()
         } else if frame.blocked && !frame.releaseIsUnknown && lastShownNumber != nil {
             lateness.note(late: shown - explained)
         }
