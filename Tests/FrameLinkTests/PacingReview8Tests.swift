@@ -379,7 +379,11 @@ struct Review8Tests {
         // frame repeated as the game asked: those repeats are no drops, by the source's own rule).
         // (Open, older than review 5: a cap at or just above the display's minimum paces each
         // present as the slowest refresh runs out; the display shows the old frame again first and
-        // the new one a fastest period later: 27.78 ms apart at 48 and 45 Hz, none booked at 45.)
+        // the new one a fastest period later: 27.78 ms apart at 48 and 45 Hz, none booked at 45.
+        // The expectation is questioned: this lab's display has no low-framerate compensation, so
+        // a frame 22.2 ms after the last (45 Hz) comes after its own refresh at 20.8 ms and waits a
+        // fastest period, and 27.78 ms is the soonest it can be shown; no pacer shows 45 Hz evenly
+        // there. At 48 Hz exactly each present races the slowest refresh.)
         withKnownIssue("a VRR cap at or near the display's minimum: shown 27.78 ms apart") {
             #expect(abs(intervals.mean - Double(expectedPeriod)) < 100_000, "shown every \(intervals.mean / 1e6) ms")
             let own = _VariableRefreshModel.ownRefreshesOnTime(pacedPeriod: expectedPeriod, refresh: Self.vrr)
