@@ -3,11 +3,11 @@
 extension DisplayLab {
     /// The frames before one whose lateness is weighed (``pipelineLateness(beforeFrame:)``): 16,
     /// as many as `PresentSource` learns it from.
-    public static let pipelineFrames = 16
+    public static let pipelineFrames = _ShownLateness.consistentFrames
 
     /// How many of the ``pipelineFrames`` frames before one must share a lateness for it to be the
     /// pipeline's: 10, a clear majority, as `PresentSource` takes it.
-    public static let pipelineMajority = 10
+    public static let pipelineMajority = _ShownLateness.clearMajority
 
     /// How many refreshes later than its present call allows frame `index` (of ``frames``) was
     /// shown: 0 for a frame shown at the first refresh after its call and after the frame before
