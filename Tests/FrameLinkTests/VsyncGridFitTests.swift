@@ -70,4 +70,40 @@ struct VsyncGridFitTests {
             !grid.isSlowReturnOnTheLine(
                 calledAt: call, returnedAt: Self.vsync(102) - _VsyncGrid.earlyTolerance / 2))
     }
+
+    /// Offers the returns of vsyncs `numbers` of a display of `period` and `phase`, each late by a
+    /// delay under 0.1 ms.
+    static func offer(_ numbers: ClosedRange<Int64>, period: Int64, phase: Int64, to grid: inout _VsyncGrid) {
+        for number in numbers { grid.add(returnTime: phase + number * period + (number * 37 % 100) * 1_000) }
+    }
+
+    @Test(
+        "a re-lock of a grid used unjudged after a stable one is used at once; three unjudged re-locks still mark a wandering phase"
+    )
+    func relockOfAnUnjudgedGridAfterAStableOne() {
+        // A display judged stable, then another (a move): the first fit after it is used at once.
+        var grid = Self.fittedGrid()
+        #expect(grid.isStable == true)
+        grid.relockForAnotherDisplay()
+        let moved: Int64 = 4_440_659
+        let start: Int64 = 2_000_000_000
+        Self.offer(0...7, period: moved, phase: start, to: &grid)
+        #expect(grid.isUsable && grid.isStable == nil)
+        // Returns that stop fitting that first fit (it was off): the grid re-locks, and the next
+        // fit is used at once too (it waited for a judged window of 96 returns: about 100 frames
+        // timed by no grid after a move).
+        let later = start + 100 * moved + 1_700_000
+        Self.offer(0...2, period: moved, phase: later, to: &grid)
+        #expect(grid.relocks == 2)
+        Self.offer(3...7, period: moved, phase: later, to: &grid)
+        #expect(grid.isUsable, "the re-locked grid waits for a judgement")
+        // Two more re-locks before any judgement: a phase that wanders (an emulated vsync), not used
+        // again until a full window judges it.
+        for move in 1...2 {
+            let shifted = later + Int64(move) * (20 * moved + 1_700_000)
+            Self.offer(0...7, period: moved, phase: shifted, to: &grid)
+        }
+        #expect(grid.relocks == 4)
+        #expect(!grid.isUsable && grid.isStable == false)
+    }
 }

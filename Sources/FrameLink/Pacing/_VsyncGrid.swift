@@ -654,13 +654,18 @@ struct _VsyncGrid {
     /// Starts the window again from the returns that did not fit.
     private mutating func relock() {
         let recent = strays
-        let wasStable = isStable == true
-        self.wasStable = wasStable
+        // A grid judged stable, or one used unjudged because the grid before it was (a re-lock
+        // after a move whose first fit was off), was a real vsync: the next fit is used at once.
+        // Only a judged grid resets the count of re-locks that marks a wandering phase.
+        let judgedStable = isStable == true
+        let stable = judgedStable || (isStable == nil && wasStable)
         reset()
         relocks += 1
-        relocksWhileUnjudged = wasStable ? 1 : relocksWhileUnjudged + 1
+        relocksWhileUnjudged = judgedStable ? 1 : relocksWhileUnjudged + 1
+        wasStable = stable
         if relocksWhileUnjudged >= Self.unstableRelocks {
             isStable = false
+            wasStable = false
             requiredForStability = Self.capacity
         }
         for time in recent {
