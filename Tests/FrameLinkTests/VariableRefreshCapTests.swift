@@ -61,4 +61,31 @@ struct VariableRefreshCapTests {
         #expect(outcome.missed == 0, "the display showed an old frame \(outcome.missed) times: \(outcome.description)")
         #expect(outcome.dropped == outcome.missed)
     }
+
+    /// A cap at a 44–144 Hz display's maximum while light frames (2 ms) follow its vsync, lowered
+    /// to 72 Hz at frame 400.
+    @Test("a cap lowered below a variable display's maximum while frames follow its vsync: shown evenly at the new cap")
+    func capLoweredWhileFollowingTheVsync() {
+        let lab = DisplayLab(
+            refresh: .variable(minimum: FrameRate(numerator: 44), maximum: .hz144),
+            jitter: .exponential(mean: .microseconds(150)), seed: 9)
+        let source = lab.makeSource(nominalRate: .hz144)
+        source.capsAtDisplayRefreshRate = true
+        let loop = FrameLoop(source: source)
+        let lowered: Int64 = 400
+        var modeBefore: PresentSource.Mode?
+        DisplayLink { link in
+            if link.frameIndex == lowered {
+                modeBefore = source.mode
+                source.displayRefreshRate = FrameRate(numerator: 72)
+            }
+            lab.work(for: .milliseconds(2))
+        }.add(to: loop, forMode: .common)
+        loop.run(frames: 800)
+        #expect(modeBefore == .vsync, "the frames followed the vsync before the cap was lowered")
+        let period = FrameRate(numerator: 72).periodNanoseconds
+        let shown = lab.frames[Int(lowered + 20)..<790].compactMap { $0.shownAt?.nanoseconds }
+        let uneven = zip(shown, shown.dropFirst()).filter { abs($1 - $0 - period) > 100_000 }.count
+        #expect(uneven == 0, "\(uneven) of \(shown.count - 1) intervals off 13.9 ms; \(source.pacingDescription)")
+    }
 }

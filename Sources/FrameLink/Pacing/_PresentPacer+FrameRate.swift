@@ -149,6 +149,14 @@ extension _PresentPacer {
     /// the display's rate as under vsync once a vsync was seen (a hidden window keeps its cadence),
     /// else the preferred rate directly but never above the display's rate.
     func applyDeadlineRange() {
+        // **A cap paced directly is a range of its own** (``directRange``), requested or not: the
+        // deadline grid takes its rate. (Taken from the requested range alone, a cap lowered from
+        // a variable-refresh display's maximum to 72 Hz while frames followed its vsync left the
+        // grid at 144 Hz: every frame came when its work ended, shown 7 to 12 ms apart.)
+        if pacesRequestedRateDirectly, let range = directRange, let display = variableRefreshRange {
+            deadline.apply(range.choice(onVariableRefresh: display, cappedAt: variableRefreshCap))
+            return
+        }
         let vsyncIsKnown =
             measuredRefreshRate != nil && tracker.grid.isUsable && !tracker.keepsNoPhase
             && !tracker.returnsFollowFrames && !vsyncIsFasterThanDisplay
