@@ -114,4 +114,36 @@ struct VariableRefreshShownAsPresentedTests {
         let missed = run.lab.frames[Int(first)..<Int(last)].reduce(0) { $0 + $1.missedRefreshes }
         #expect(booked == missed)
     }
+
+    /// Frames that outrun a 48–144 Hz display (3 ms of work, 2 buffers, returns late by exponential
+    /// delays of mean 0.5 ms), with three late frames (11 ms) that restart its grid's phase.
+    @Test(
+        "after a late frame, frames are timed at the refreshes that showed the frames before them, not at the late returns"
+    )
+    func framesAfterALateOneAreTimedByTheModel() throws {
+        let scenario = LabScenario(
+            name: "2 buffers on 48–144 Hz, late frames at 300, 600, 900",
+            refresh: .variable(minimum: FrameRate(numerator: 48), maximum: .hz144),
+            jitter: .exponential(mean: .microseconds(500)), seed: 5, work: .milliseconds(3), frames: 1_200,
+            overruns: [300: .milliseconds(8), 600: .milliseconds(8), 900: .milliseconds(8)])
+        let run = try LabRun(scenario)
+        // Loop frame i begins when the present of lab frame i − 1 returns: its timestamp is the
+        // refresh that showed that frame, placed by the model while the grid refits after each late
+        // frame (eight returns; the young fit after that is the grid's, off by up to 0.3 ms, and
+        // not claimed as the vsync).
+        var off: [(Int64, Double)] = []
+        let refitting = scenario.overruns.keys.flatMap { ($0 + 2)..<($0 + Int64(_VsyncGrid.minimumSamples)) }
+        for frame in run.frames where refitting.contains(frame.index) {
+            let shown = try #require(run.labFrame(presentedBy: frame.index - 1)?.shownAt)
+            let error = (frame.timestamp - shown).wholeNanoseconds
+            if abs(error) > Self.tolerance { off.append((frame.index, Double(error) / 1e6)) }
+        }
+        #expect(off.isEmpty, "frames timed off the refresh before them (index, ms): \(off.prefix(12))")
+        // Never more frames than the display shows: any 60 intervals span its fastest 60 periods
+        // (less a quarter period, the sweep's allowance).
+        let fastest = FrameRate.hz144.periodNanoseconds
+        let stamps = run.frames.filter { $0.index >= 130 }.map(\.timestamp.nanoseconds)
+        let shortest = zip(stamps, stamps.dropFirst(60)).map { $1 - $0 }.min() ?? .max
+        #expect(shortest >= 60 * fastest - fastest / 4, "60 intervals spanned \(shortest) ns")
+    }
 }

@@ -196,6 +196,12 @@ final class _PresentPacer {
     /// after the show (taken as shown when presented, it was up to a fastest period early: found
     /// by review).
     var lastShownBeforeHiding: Int64?
+    /// When a variable-refresh display showed the frame presented at the last boundary, as its
+    /// model placed it: a late frame's (shown as it came), or one placed from such a frame since
+    /// (`placeByVariableRefreshModel(lastShown:)`); `nil` after any other boundary. Only the model's
+    /// own chain is carried on: a shown time from a grid that the late frame broke was off by
+    /// milliseconds, and the frames placed from it with it.
+    var variableRefreshModelShown: Int64?
     /// Whether the current frame's work cost was noted (by `presentWait()` or `willPresent()`).
     var workCostNoted = false
 
