@@ -106,4 +106,38 @@ struct VsyncGridFitTests {
         #expect(grid.relocks == 4)
         #expect(!grid.isUsable && grid.isStable == false)
     }
+
+    @Test(
+        "a phase restart keeping the period: numbered by it from the first return, resting on the lowest, not claimed early"
+    )
+    func phaseRestartKeepsThePeriod() {
+        var grid = Self.fittedGrid()
+        #expect(grid.isStable == true)
+        let fitted = grid.period
+        grid.restartPhaseKeepingPeriod()
+        #expect(!grid.hasGrid)
+        // Another phase (a late frame), returns late by 0.4 ms then 0.1 ms.
+        let phase = Self.phase + 5_000_000
+        func vsync(_ number: Int64) -> Int64 { phase + number * Self.period }
+        let first = grid.add(returnTime: vsync(200) + 400_000)
+        #expect(first)
+        #expect(grid.hasGrid && grid.isUsable && grid.slopeFit == .keptPeriod)
+        #expect(grid.period == fitted)
+        // A return earlier for the line than any usual allowance (0.3 ms under it) is the same
+        // display's: the line moves down to it.
+        let second = grid.add(returnTime: vsync(201) + 100_000)
+        #expect(second)
+        #expect(grid.time(ofNumber: grid.number(atOrBefore: vsync(202) + 1_000)) - vsync(202) <= 101_000)
+        // A line resting on two returns is not claimed: its stated error uses the kept fit's delays.
+        #expect(grid.uncertainty(ofNumber: grid.number(atOrBefore: vsync(202) + 1_000)) > _VsyncTracker.vsyncPrecision)
+        // Once the window states its own period better than the kept one, its own slope is used.
+        for number in Int64(202)..<Int64(202 + _VsyncGrid.capacity) {
+            grid.add(returnTime: vsync(number) + (number * 37 % 100) * 1_000)
+        }
+        #expect(grid.slopeFit != .keptPeriod)
+        // A plain phase restart (frames measured again, feedback's own window) keeps no period.
+        grid.restartPhase()
+        grid.add(returnTime: vsync(1_000))
+        #expect(!grid.hasGrid)
+    }
 }

@@ -12,10 +12,6 @@ enum _FrameBoundary: Equatable {
     /// Now, before a vsync grid is fitted (the return of a present that `blocked`, or a sleep
     /// to where the next vsync should be); the deadline grid follows it while still measuring.
     case now(blocked: Bool, locksDeadline: Bool)
-    /// The refresh that showed the frame presented last on a variable-refresh display, as its
-    /// model places it (before a vsync grid is fitted to the display's fastest cadence); the
-    /// deadline grid follows it while still measuring.
-    case shownByVariableRefreshModel(at: Int64, locksDeadline: Bool)
     /// Vsync `number` of the grid, for a present called in vsync `called`'s interval.
     case vsync(called: Int64, number: Int64, blocked: Bool, locksDeadline: Bool)
     /// The end of an idle wait.
@@ -26,7 +22,6 @@ enum _FrameBoundary: Equatable {
     var isBlockingReturn: Bool {
         switch self {
         case .now(let blocked, _), .vsync(_, _, let blocked, _): blocked
-        case .shownByVariableRefreshModel: true
         default: false
         }
     }

@@ -54,8 +54,6 @@ extension _PresentPacer {
     /// after one that did not, a deadline in deadline mode.
     func nextFrameWait() -> FrameWait {
         let present = isWindowHidden ? nil : measurePresent()
-        let modelShown = variableRefreshModelShown
-        variableRefreshModelShown = nil
         let rule = _FrameRule.choose(
             _FrameRule.Facts(
                 windowHidden: isWindowHidden, lateOnVariableRefresh: present?.lateOnVariableRefresh ?? false,
@@ -76,14 +74,12 @@ extension _PresentPacer {
             tracker.knownShownTime = nil
             return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
-        return wait(following: rule, after: present, modelShown: modelShown)
+        return wait(following: rule, after: present)
     }
 
     /// Carries out `rule` (see ``_FrameRule``) for the frame after `present`: the wait, what ends
-    /// it, and the drops and shown time known at this boundary. `modelShown` is when a
-    /// variable-refresh display showed the frame before `present`'s, if its model placed it
-    /// (``variableRefreshModelShown``).
-    func wait(following rule: _FrameRule, after present: _MeasuredPresent, modelShown: Int64?) -> FrameWait {
+    /// it, and the drops and shown time known at this boundary.
+    func wait(following rule: _FrameRule, after present: _MeasuredPresent) -> FrameWait {
         // The drops of a frame paced by deadline below a variable-refresh display's maximum (`nil`
         // elsewhere: the interval counts them).
         let dropsIfShownAsPresented = dropsShownAsPresented(
@@ -94,7 +90,7 @@ extension _PresentPacer {
         case .lateOnVariableRefresh:
             guard let display = variableRefreshRange, let lastTimestamp else { return .none }
             tracker.forgetPosition()
-            tracker.grid.restartPhase()
+            tracker.grid.restartPhaseKeepingPeriod()
             let shown: (time: Int64, drops: Int)
             if present.firstAfterShow {
                 // The display refreshed on its own every slowest period since it last showed a
@@ -113,7 +109,6 @@ extension _PresentPacer {
             }
             tracker.knownDrops = max(0, shown.drops - ownRefreshesOnTime(on: display))
             tracker.knownShownTime = shown.time
-            variableRefreshModelShown = shown.time
             machine.frameLateOnVariableRefresh(
                 maximum: display.upperBound, pacesRequestedRateDirectly: pacesRequestedRateDirectly)
             // Timed at the refresh that showed it (a present that blocked for it returns a little
@@ -144,11 +139,9 @@ extension _PresentPacer {
         case .followVsync:
             let slowOnGrid = tracker.isSlowReturnOnGrid(
                 presentStart: presentStart, presentEnd: presentEnd, blocked: present.blocked, fits: present.fits)
-            let wait = vsyncWait(
+            return vsyncWait(
                 blocked: present.blocked, fits: present.fits || slowOnGrid, locksDeadline: false,
                 chainHadRoom: present.chainHadRoom)
-            placeByVariableRefreshModel(lastShown: modelShown)
-            return wait
         case .measuringBlockingPresent:
             // **A variable-refresh display drops a frame only when its slowest refresh runs out**:
             // it shows each frame as it comes, so an interval longer than its fastest period is
@@ -156,10 +149,8 @@ extension _PresentPacer {
             // a frame on a 48–144 Hz display, booked one drop a frame where the display missed
             // none: found by review).
             if variableRefreshRange != nil { tracker.knownDrops = dropsIfShownAsPresented }
-            let wait = vsyncWait(
+            return vsyncWait(
                 blocked: present.blocked, fits: present.fits, locksDeadline: true, chainHadRoom: present.chainHadRoom)
-            placeByVariableRefreshModel(lastShown: modelShown)
-            return wait
         case .heldPastDeadline:
             tracker.forgetPosition()
             boundary = .restartingDeadline(at: presentEnd)
@@ -168,37 +159,6 @@ extension _PresentPacer {
             tracker.knownDrops = dropsIfShownAsPresented
             return pacedByDeadline(framesAfterLast: Int64(presentInterval))
         }
-    }
-
-    /// **Before its grid is fitted, a variable-refresh display's refreshes are placed by its
-    /// model**: a present that blocked on such a display was released by the refresh that showed
-    /// its frame, which came when the frame was presented, or its fastest period after the refresh
-    /// before (`_VariableRefreshModel.showing(presentedAt:lastShown:refresh:)`), not when the
-    /// present returned, later by the compositor's delay. So while frames outrun the display after
-    /// a late frame (whose refresh the model knows: it showed the frame as it came) restarted the
-    /// grid, each frame's timestamp is that refresh, and the next is placed from it; the return
-    /// bounds it (a model refresh after the return, or more than half a fastest period before it,
-    /// is not the one that released the present: the return stands, and the chain of placements
-    /// ends). (Stamped at the returns, the seven frames before the grid's first fit were late by
-    /// exponential delays of up to 2.1 ms, and 60 frames spanned less than 60 of the display's
-    /// fastest periods: more frames than it shows, in 6 of the 6,000 sweep scenarios of seeds 1–6.)
-    func placeByVariableRefreshModel(lastShown: Int64?) {
-        guard let display = variableRefreshRange, case .now(true, let locksDeadline) = boundary, let lastShown
-        else { return }
-        // (Only while frames are paced at the display's fastest refresh, one per refresh: under a
-        // cap or a slower rate the display waits for the frames, and a present that blocks is
-        // released by the queue, not by the model's refresh.)
-        let fastest = display.upperBound.periodNanoseconds
-        let capped = variableRefreshCap.map { $0 < display.upperBound } ?? false
-        guard presentInterval == 1, !pacesRequestedRateDirectly, !capped else { return }
-        let shown = _VariableRefreshModel.showing(presentedAt: presentStart, lastShown: lastShown, refresh: display)
-        guard shown.time <= presentEnd,
-            Double(presentEnd - shown.time) <= Double(fastest) * _VsyncGrid.latestNumberableDelayFraction
-        else { return }
-        boundary = .shownByVariableRefreshModel(at: shown.time, locksDeadline: locksDeadline)
-        tracker.knownShownTime = shown.time
-        variableRefreshModelShown = shown.time
-        tracker.knownDrops = max(0, shown.drops - ownRefreshesOnTime(on: display))
     }
 
     /// Frames paced by the deadline grid, `framesAfterLast` of its points after the last frame: off
@@ -230,9 +190,6 @@ extension _PresentPacer {
             timestamp = instant.nanoseconds
         case .now(_, let locksDeadline):
             timestamp = instant.nanoseconds
-            if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
-        case .shownByVariableRefreshModel(let time, let locksDeadline):
-            timestamp = time
             if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
         case .vsync(let called, let number, let blocked, let locksDeadline):
             timestamp = vsyncTimestamp(called: called, number: number, blocked: blocked)

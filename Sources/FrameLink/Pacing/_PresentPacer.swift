@@ -97,6 +97,9 @@ final class _PresentPacer {
                 // starts at once.
                 if variableRefreshRange != nil {
                     tracker.forgetPosition()
+                    // (Not keeping the period: where a swap chain of three buffers refills after
+                    // the window, frames placed by a line resting on its first returns were put a
+                    // refresh late, in 14 of review 5's 120 shows. The grid is refitted from eight.)
                     tracker.grid.restartPhase()
                     firstFrameAfterShow = true
                 }
@@ -196,12 +199,6 @@ final class _PresentPacer {
     /// after the show (taken as shown when presented, it was up to a fastest period early: found
     /// by review).
     var lastShownBeforeHiding: Int64?
-    /// When a variable-refresh display showed the frame presented at the last boundary, as its
-    /// model placed it: a late frame's (shown as it came), or one placed from such a frame since
-    /// (`placeByVariableRefreshModel(lastShown:)`); `nil` after any other boundary. Only the model's
-    /// own chain is carried on: a shown time from a grid that the late frame broke was off by
-    /// milliseconds, and the frames placed from it with it.
-    var variableRefreshModelShown: Int64?
     /// Whether the current frame's work cost was noted (by `presentWait()` or `willPresent()`).
     var workCostNoted = false
 

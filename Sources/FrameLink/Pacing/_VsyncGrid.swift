@@ -199,6 +199,9 @@ struct _VsyncGrid {
         /// The low-quantile regression line (`_LowQuantileLine`): the hull's two returns lay
         /// further from it than the hull's stated error allows.
         case lowQuantile
+        /// The period kept across a phase restart (``restartPhaseKeepingPeriod()``), while the window's own is
+        /// less certain.
+        case keptPeriod
     }
     /// Where the current line's slope comes from.
     private(set) var slopeFit = SlopeFit.lowerHull
@@ -233,15 +236,66 @@ struct _VsyncGrid {
         largestDelay = 0
         lineUncertainty = 0
         meanDelay = 0
+        keptPeriod = nil
+        slopeFit = .lowerHull
         period = Double(self.nominalPeriod)
     }
 
-    /// Forgets the returns, but not that the grid was stable: a variable-refresh display refreshed
-    /// for a late frame, so its refreshes keep their rate but take another phase from now on. The
-    /// next returns are used as soon as they fit (eight), and the lock is judged afresh.
+    /// Forgets the returns, but not that the grid was stable: its line may have moved (frames
+    /// measured again after a gap with no returns, shown times that start a window of their own).
+    /// The next returns are used as soon as they fit (eight), and the lock is judged afresh.
     mutating func restartPhase() {
         wasStable = wasStable || isStable == true
         reset()
+    }
+
+    /// Forgets the returns, but not that the grid was stable, nor its period: a variable-refresh
+    /// display refreshed for a late frame, so its refreshes keep their rate but take another phase
+    /// from now on. **A phase restart keeps the period**: the next returns are numbered by it and
+    /// the line is fitted to them with that slope (the lowest line below them), from the first
+    /// return on, until the window's own slope is known better (``keptPeriod``); the lock is judged
+    /// afresh. (Refitted from scratch, the next seven frames were timed at their returns, late by
+    /// the delay, and the first fit of eight put a 155.75 Hz display at 158.7 Hz: 60 frames
+    /// spanned less than the display's fastest 60 periods, in 6 of the 6,000 sweep scenarios of
+    /// seeds 1–6.) Kept only from a fit whose window was judged stable or held a full stability
+    /// window, else the period kept before is.
+    mutating func restartPhaseKeepingPeriod() {
+        let kept =
+            hasGrid && (isStable == true || times.count >= Self.stabilityWindow)
+            ? KeptPeriod(
+                period: period, uncertainty: periodUncertainty, meanDelay: meanDelay, largestDelay: largestDelay)
+            : keptPeriod
+        wasStable = wasStable || isStable == true
+        reset()
+        keptPeriod = kept
+        if let kept { period = kept.period }
+    }
+
+    /// What a phase restart keeps of the fit before it (see ``restartPhaseKeepingPeriod()``).
+    struct KeptPeriod {
+        /// The fitted period.
+        var period: Double
+        /// How far it may be from the true one (the fit's ``periodUncertainty`` then).
+        var uncertainty: Double
+        /// The mean delay of the returns above that fit's line: the same display's and
+        /// compositor's, so the least a new window's few returns may be said to be late by (one
+        /// return is on its own line, late by a delay no window of one can see).
+        var meanDelay: Int64
+        /// The largest delay above that fit's line: how late a return may come for a new
+        /// window's line and still fit it.
+        var largestDelay: Int64
+    }
+
+    /// The period a phase restart kept: the line's slope while the window's own is less certain.
+    private var keptPeriod: KeptPeriod?
+
+    /// How far the fitted period may be from the true one, at the 99th percentile: the growth of
+    /// the line's stated error per vsync it is carried (``carriedErrorGrowth`` times its error at
+    /// the next vsync, per window length). Zero without a grid.
+    var periodUncertainty: Double {
+        guard hasGrid, !times.isEmpty else { return 0 }
+        return Double(Self.carriedErrorGrowth.numerator * errorAtNextVsync)
+            / Double(Self.carriedErrorGrowth.denominator * Int64(times.count))
     }
 
     /// The line frames are timed by: the first fit, then following the fit by an eighth of the gap
@@ -291,6 +345,14 @@ struct _VsyncGrid {
         }
         let now = current.time + Double(newest - current.number) * current.period
         let gap = fitted - now
+        // A line with the kept period rests on the window's lowest return (``restartPhaseKeepingPeriod()``):
+        // the fit moves only down, each time to a return, and following it by an eighth left
+        // frames timed later than their own presents returned; it is published as it is, and
+        // deltaTime moves with it by no more than a return's delay would.
+        if slopeFit == .keptPeriod {
+            published = (newest, fitted, period)
+            return
+        }
         // Locked, the line moves at most `slew` per fit; until then, by an eighth of the gap (the
         // fit sharpens as returns come in, and a frame's deltaTime must not jump with it).
         let most = isPhaseLocked ? Self.slew : max(Self.slew, abs(gap) / Self.unlockedConvergence)
@@ -387,7 +449,16 @@ struct _VsyncGrid {
         guard hasGrid else {
             append(time, number: nil)
             presentSpans.append(max(1, presents))
-            if times.count >= Self.minimumSamples { fitFromScratch() }
+            if let keptPeriod {
+                // Numbered by the kept period from the first return on (see ``restartPhaseKeepingPeriod()``).
+                presentSpans.removeAll(keepingCapacity: true)
+                period = keptPeriod.period
+                origin = Double(time)
+                hasGrid = true
+                fit()
+            } else if times.count >= Self.minimumSamples {
+                fitFromScratch()
+            }
             return hasGrid
         }
         // The line may sit above the true grid by up to the highest of the quarters' lows: a
@@ -414,7 +485,12 @@ struct _VsyncGrid {
     /// ``earliestNumberableFraction`` of a period, so that the early and late allowances together
     /// stay under one period and each return has one vsync number.
     private var earlyAllowance: Int64 {
-        min(max(Self.earlyTolerance, lineUncertainty), Int64(period * Self.earliestNumberableFraction))
+        // (A line with a kept period rests on the few returns since the restart, each late by a
+        // delay: the next may be earlier by any delay, up to the numbering's limit. Held to the
+        // usual allowance, a report on the refresh 1 ms under a line resting on a return was taken
+        // for another display's, and the window started again from scratch.)
+        if slopeFit == .keptPeriod { return Int64(period * Self.earliestNumberableFraction) }
+        return min(max(Self.earlyTolerance, lineUncertainty), Int64(period * Self.earliestNumberableFraction))
     }
 
     /// The latest after its vsync a return still fits: twice the largest delay seen (at least
@@ -532,6 +608,10 @@ struct _VsyncGrid {
     /// The lower-hull edge spanning the middle of the window, then stability and lock.
     private mutating func fit() {
         let count = times.count
+        if count == 1, let keptPeriod {
+            fitWithKeptPeriod(keptPeriod)
+            return
+        }
         guard count >= 2 else { return }
         // Work relative to the first return, in Doubles (exact to well under a nanosecond here).
         let baseTime = times[0]
@@ -564,6 +644,17 @@ struct _VsyncGrid {
         if a != b {
             period = (y(b) - y(a)) / (x(b) - x(a))
         }
+        if let keptPeriod {
+            // The window's own slope once it is known better than the kept one (the same statement
+            // the kept one had, for the window so far).
+            let windowDelay = max(meanDelay, keptPeriod.meanDelay, 1)
+            if a != b, statedPeriodError(count: count, meanDelay: windowDelay) < keptPeriod.uncertainty {
+                self.keptPeriod = nil
+            } else {
+                fitWithKeptPeriod(keptPeriod)
+                return
+            }
+        }
         guard Self.isPlausible(period: period) else {
             discardImplausibleFit()
             return
@@ -591,6 +682,33 @@ struct _VsyncGrid {
         }
         origin = Double(baseTime) + intercept - Double(baseNumber) * period
         judge()
+        publish()
+    }
+
+    /// The period error the window's own fit would state now (``periodUncertainty``'s
+    /// statement for `count` returns late by `meanDelay` on average).
+    private func statedPeriodError(count: Int, meanDelay: Int64) -> Double {
+        Double(Self.carriedErrorGrowth.numerator * Self.nextVsyncErrorPerMeanDelay * meanDelay)
+            / Double(Self.carriedErrorGrowth.denominator * Int64(count) * Int64(count))
+    }
+
+    /// The line with the kept period's slope that lies below every return and is highest: the
+    /// lowest return fixes it (see ``restartPhaseKeepingPeriod()``). Its returns are said to be late by at least
+    /// the kept fit's mean delay.
+    private mutating func fitWithKeptPeriod(_ kept: KeptPeriod) {
+        let baseTime = times[0]
+        let baseNumber = numbers[0]
+        period = kept.period
+        var intercept = Double.infinity
+        for index in 0..<times.count {
+            intercept = min(
+                intercept, Double(times[index] - baseTime) - Double(numbers[index] - baseNumber) * kept.period)
+        }
+        slopeFit = .keptPeriod
+        origin = Double(baseTime) + intercept - Double(baseNumber) * kept.period
+        judge()
+        meanDelay = max(meanDelay, kept.meanDelay)
+        largestDelay = max(largestDelay, kept.largestDelay)
         publish()
     }
 

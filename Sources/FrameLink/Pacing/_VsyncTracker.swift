@@ -226,7 +226,7 @@ struct _VsyncTracker {
                 // take the frame's phase, as after a late frame.
                 displayWaitedForFrame = false
                 forgetPosition()
-                grid.restartPhase()
+                grid.restartPhaseKeepingPeriod()
             }
         } else if blocked {
             // (On a variable-refresh display frames late for its fastest refresh are shown as they
