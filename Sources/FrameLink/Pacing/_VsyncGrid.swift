@@ -261,7 +261,7 @@ struct _VsyncGrid {
     /// window, else the period kept before is.
     mutating func restartPhaseKeepingPeriod() {
         let kept =
-            hasGrid && (isStable == true || times.count >= Self.stabilityWindow)
+            hasGrid && isStable != false && (isStable == true || times.count >= Self.stabilityWindow)
             ? KeptPeriod(
                 period: period, uncertainty: periodUncertainty, meanDelay: meanDelay, largestDelay: largestDelay)
             : keptPeriod
@@ -646,9 +646,15 @@ struct _VsyncGrid {
         }
         if let keptPeriod {
             // The window's own slope once it is known better than the kept one (the same statement
-            // the kept one had, for the window so far).
+            // the kept one had, for the window so far), **or once it contradicts the kept one**:
+            // further from it than both statements allow (the display's rate changed unreported:
+            // a kept 144 Hz period under returns at 143.856 Hz tilted the line 0.4 ms off, and
+            // restarts every 150 returns judged the display unstable, an emulated vsync, each
+            // window passing the kept period on; found by review 12).
             let windowDelay = max(meanDelay, keptPeriod.meanDelay, 1)
-            if a != b, statedPeriodError(count: count, meanDelay: windowDelay) < keptPeriod.uncertainty {
+            let windowError = statedPeriodError(count: count, meanDelay: windowDelay)
+            let contradicts = abs(period - keptPeriod.period) > windowError + keptPeriod.uncertainty
+            if a != b, windowError < keptPeriod.uncertainty || contradicts {
                 self.keptPeriod = nil
             } else {
                 fitWithKeptPeriod(keptPeriod)
