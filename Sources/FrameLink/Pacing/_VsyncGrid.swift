@@ -261,7 +261,7 @@ struct _VsyncGrid {
     /// window, else the period kept before is.
     mutating func restartPhaseKeepingPeriod() {
         let kept =
-            hasGrid && isStable != false && (isStable == true || times.count >= Self.stabilityWindow)
+            hasGrid && (isStable == true || times.count >= Self.stabilityWindow)
             ? KeptPeriod(
                 period: period, uncertainty: periodUncertainty, meanDelay: meanDelay, largestDelay: largestDelay)
             : keptPeriod
@@ -650,7 +650,7 @@ struct _VsyncGrid {
             // further from it than both statements allow (the display's rate changed unreported:
             // a kept 144 Hz period under returns at 143.856 Hz tilted the line 0.4 ms off, and
             // restarts every 150 returns judged the display unstable, an emulated vsync, each
-            // window passing the kept period on; found by review 12).
+            // window passing the kept period on: found by review 12).
             let windowDelay = max(meanDelay, keptPeriod.meanDelay, 1)
             let windowError = statedPeriodError(count: count, meanDelay: windowDelay)
             let contradicts = abs(period - keptPeriod.period) > windowError + keptPeriod.uncertainty
