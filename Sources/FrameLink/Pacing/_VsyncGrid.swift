@@ -68,18 +68,6 @@ struct _VsyncGrid {
     /// How far the line may be off at the window's ends, in mean delays times the window's length
     /// in returns: 16 (see ``lockPrecision``).
     static let lineErrorPerMeanDelay: Int64 = 16
-    /// The line's error at the vsync after the window's newest return, in mean delays times the
-    /// window's length in returns, at the 99th percentile: 48. Measured on this grid fed returns
-    /// late by one-sided random delays (600 windows each of 32 to 96 returns, delays spread evenly
-    /// up to 1.5 ms, whose density near zero is the lowest for their mean): the error passed
-    /// 48 mean delays / n in 1.7 % of the windows at 32 returns, 0.7 % at 96 (32, the ideal
-    /// lower-hull fit's 99th percentile, was passed in 7.5 % and 2 %). Exponential delays stay far
-    /// inside it. `VsyncGridPrecisionTests` holds the grid to it.
-    static let nextVsyncErrorPerMeanDelay: Int64 = 48
-    /// The most vsyncs past the window's newest return that ``uncertainty(ofNumber:)`` counts:
-    /// a million (4.6 hours at 60 Hz), which keeps the product inside `Int64`; anything that far is
-    /// unknown anyway.
-    static let longestExtrapolation: Int64 = 1_000_000
     /// The allowance for rounding when a time is numbered on the line: 1 µs (a time a nanosecond
     /// before a vsync, after rounding, is on it).
     static let numberingAllowance = 1_000.0
@@ -109,9 +97,9 @@ struct _VsyncGrid {
     static let earliestNumberableFraction = 0.25
 
     /// Times of the accepted returns (the source's nanoseconds), oldest first.
-    private var times: [Int64] = []
+    private(set) var times: [Int64] = []
     /// Their vsync numbers, counted from the window's first return.
-    private var numbers: [Int64] = []
+    private(set) var numbers: [Int64] = []
     /// While the window has no fit yet: for each of its returns, the presents since the return
     /// before (1 when every present blocked), read by the first fit.
     private var presentSpans: [Int] = []
@@ -140,9 +128,9 @@ struct _VsyncGrid {
     private var largestDelay: Int64 = 0
     /// The highest of the window quarters' lowest delays: about how far above the true grid the
     /// line may be.
-    private var lineUncertainty: Int64 = 0
+    private(set) var lineUncertainty: Int64 = 0
     /// The mean delay of the window's returns above the line.
-    private var meanDelay: Int64 = 0
+    private(set) var meanDelay: Int64 = 0
     /// Returns needed before the grid may be judged stable again after relocks marked it as keeping
     /// no phase: a full window, so that a wandering phase cannot pass for a stable one by chance.
     private var requiredForStability = Self.stabilityWindow
@@ -289,15 +277,6 @@ struct _VsyncGrid {
     /// The period a phase restart kept: the line's slope while the window's own is less certain.
     private var keptPeriod: KeptPeriod?
 
-    /// How far the fitted period may be from the true one, at the 99th percentile: the growth of
-    /// the line's stated error per vsync it is carried (``carriedErrorGrowth`` times its error at
-    /// the next vsync, per window length). Zero without a grid.
-    var periodUncertainty: Double {
-        guard hasGrid, !times.isEmpty else { return 0 }
-        return Double(Self.carriedErrorGrowth.numerator * errorAtNextVsync)
-            / Double(Self.carriedErrorGrowth.denominator * Int64(times.count))
-    }
-
     /// The line frames are timed by: the first fit, then following the fit by an eighth of the gap
     /// per fit until it is phase-locked (``unlockedConvergence``), and from then on by at most
     /// ``slew`` per fit (jumping only when it is ``jump`` away), so that a refit never makes one
@@ -327,11 +306,11 @@ struct _VsyncGrid {
         return Int64((published.time + Double(number - published.number) * published.period).rounded())
     }
 
-    private func fittedNumber(atOrBefore time: Int64) -> Int64 {
+    func fittedNumber(atOrBefore time: Int64) -> Int64 {
         Int64(((Double(time) - origin + Self.numberingAllowance) / period).rounded(.down))
     }
 
-    private func fittedTime(ofNumber number: Int64) -> Int64 {
+    func fittedTime(ofNumber number: Int64) -> Int64 {
         Int64((origin + Double(number) * period).rounded())
     }
 
@@ -358,86 +337,6 @@ struct _VsyncGrid {
         let most = isPhaseLocked ? Self.slew : max(Self.slew, abs(gap) / Self.unlockedConvergence)
         let step = abs(gap) > Self.jump ? gap : min(max(gap, -most), most)
         published = (newest, now + step, period)
-    }
-
-    /// How far the published line may be from the true vsync `number`, at the 99th percentile:
-    /// the stated model of the fit's error. Returns reach the line late by one-sided random delays
-    /// (never early); a line fitted to n of them, with mean delay d, is off at the vsync after the
-    /// newest by up to ``nextVsyncErrorPerMeanDelay`` × d / n, and its period by up to twice that
-    /// over n (the ideal lower-hull fit's 99th-percentile period error was 38–49 × d / n² for
-    /// delays spread evenly, 21–25 for exponential ones; this grid's, at 48 returns, needs the
-    /// factor 2 to stay inside in 98 % of windows), so the error grows by that much per vsync it is
-    /// carried past the newest return (a window kept while presents stopped blocking, a
-    /// hidden window). Plus how far the published line still is from the fit (it follows the fit
-    /// gradually). `Int64.max` without a grid.
-    func uncertainty(ofNumber number: Int64) -> Int64 {
-        guard hasGrid, let newest = numbers.last else { return .max }
-        // (The lag is read within the distance the statement counts: a time further out than a
-        // double converts back from is not a vsync any caller asks about.)
-        let near = min(max(number, newest - Self.longestExtrapolation), newest + Self.longestExtrapolation)
-        let lag = abs(time(ofNumber: near) - fittedTime(ofNumber: near))
-        return errorAtNextVsync + carriedUncertainty(ofNumber: number) + lag
-    }
-
-    /// The part of ``uncertainty(ofNumber:)`` that comes from carrying the line from its newest
-    /// return to vsync `number` (zero at and before it; `Int64.max` without a grid).
-    func carriedUncertainty(ofNumber number: Int64) -> Int64 {
-        guard hasGrid, let newest = numbers.last else { return .max }
-        let carried = min(max(0, number - newest), Self.longestExtrapolation)
-        return Self.carriedErrorGrowth.numerator * errorAtNextVsync * carried
-            / (Self.carriedErrorGrowth.denominator * Int64(times.count))
-    }
-
-    /// How fast the stated error grows while the line is carried past its newest return: this
-    /// many times its error at the next vsync per window length of vsyncs (the slope's error is
-    /// the line's spread over the window): 3/2. Measured on this grid (400 random windows each of
-    /// 48 to 512 returns, carried one, three and ten window lengths): the 99th percentile of the
-    /// factor the true error needed was at most 1.47, with delays spread evenly up to 1.5 ms (the
-    /// hardest for the model; exponential ones needed at most 0.66). Twice, as before, kept claims
-    /// of a drained swap chain's carried line a quarter shorter than its true drift allows.
-    /// `VsyncGridPrecisionTests` holds the grid to it, ten windows on.
-    static let carriedErrorGrowth: (numerator: Int64, denominator: Int64) = (3, 2)
-
-    /// The line's stated error at the vsync after the window's newest return:
-    /// ``nextVsyncErrorPerMeanDelay`` × mean delay / returns in the window (with a grid, the window
-    /// is never empty).
-    private var errorAtNextVsync: Int64 {
-        Self.nextVsyncErrorPerMeanDelay * meanDelay / Int64(max(1, times.count))
-    }
-
-    /// Whether a present called at `call` that returned at `time` returned on a vsync of the grid
-    /// that came after the call (within the delays the grid has seen): it waited for that vsync,
-    /// however short the wait. (A present called just before a vsync, as in latency mode, waits
-    /// only a moment.)
-    func returnsOnVsync(calledAt call: Int64, returnedAt time: Int64) -> Bool {
-        guard hasGrid else { return false }
-        // A present that waited for a vsync returns after it: before the line only by the line's
-        // own error (not the wider allowance that numbers returns: a present that returned at once
-        // just before a vsync did not wait for it).
-        let early = min(lineUncertainty, Int64(period * Self.earliestNumberableFraction))
-        let number = fittedNumber(atOrBefore: time + early)
-        let delay = time - fittedTime(ofNumber: number)
-        let allowed = allowedDelay(early: early)
-        return delay >= -early && delay <= allowed && fittedTime(ofNumber: number) > call
-    }
-
-    /// Whether a return the grid did not take (later than any delay it allows) is still the return
-    /// of a present released by the vsync of the line before it: a slow return (a long tail of the
-    /// compositor's delay), not a return from another display (which comes early for the line, or
-    /// anywhere). It is when it came less than ``latestNumberableDelayFraction`` of a period after
-    /// that vsync, or later but before the second vsync after the present's call:
-    /// **a blocked present's vsync is the first after its call** (a full chain frees a buffer at
-    /// every refresh, so a present that blocked was released by the first vsync after it was
-    /// called, however late it then returned). A return more than half a period late, which the
-    /// line's numbering alone cannot place, took the frame off the grid and its raw return made an
-    /// interval of 1.5 periods a drop.
-    func isSlowReturnOnTheLine(calledAt call: Int64, returnedAt time: Int64) -> Bool {
-        guard hasGrid else { return false }
-        let delay = time - self.time(ofNumber: number(atOrBefore: time))
-        if Double(delay) < period * Self.latestNumberableDelayFraction { return true }
-        // (Numbered as the wait after it numbers it, with the early tolerance: a return just before
-        // the second vsync after the call is that vsync's.)
-        return number(atOrBefore: time + Self.earlyTolerance) == number(atOrBefore: call) + 1
     }
 
     /// Offers the time a blocking present returned, `presents` presents after the return offered
@@ -496,7 +395,7 @@ struct _VsyncGrid {
     /// The latest after its vsync a return still fits: twice the largest delay seen (at least
     /// ``stabilityTolerance``) plus the early allowance, but never more than
     /// ``latestNumberableDelayFraction`` of a period.
-    private func allowedDelay(early: Int64) -> Int64 {
+    func allowedDelay(early: Int64) -> Int64 {
         min(
             max(largestDelay * Self.allowedDelayFactor, Self.stabilityTolerance) + early,
             Int64(period * Self.latestNumberableDelayFraction))
@@ -689,13 +588,6 @@ struct _VsyncGrid {
         origin = Double(baseTime) + intercept - Double(baseNumber) * period
         judge()
         publish()
-    }
-
-    /// The period error the window's own fit would state now (``periodUncertainty``'s
-    /// statement for `count` returns late by `meanDelay` on average).
-    private func statedPeriodError(count: Int, meanDelay: Int64) -> Double {
-        Double(Self.carriedErrorGrowth.numerator * Self.nextVsyncErrorPerMeanDelay * meanDelay)
-            / Double(Self.carriedErrorGrowth.denominator * Int64(count) * Int64(count))
     }
 
     /// The line with the kept period's slope that lies below every return and is highest: the

@@ -1,0 +1,75 @@
+// The vsync grid's stated error: how far its line, and its period, may be from the true vsync at
+// the 99th percentile, from the returns it rests on (see `_VsyncGrid`).
+extension _VsyncGrid {
+    /// The line's error at the vsync after the window's newest return, in mean delays times the
+    /// window's length in returns, at the 99th percentile: 48. Measured on this grid fed returns
+    /// late by one-sided random delays (600 windows each of 32 to 96 returns, delays spread evenly
+    /// up to 1.5 ms, whose density near zero is the lowest for their mean): the error passed
+    /// 48 mean delays / n in 1.7 % of the windows at 32 returns, 0.7 % at 96 (32, the ideal
+    /// lower-hull fit's 99th percentile, was passed in 7.5 % and 2 %). Exponential delays stay far
+    /// inside it. `VsyncGridPrecisionTests` holds the grid to it.
+    static let nextVsyncErrorPerMeanDelay: Int64 = 48
+    /// The most vsyncs past the window's newest return that ``uncertainty(ofNumber:)`` counts:
+    /// a million (4.6 hours at 60 Hz), which keeps the product inside `Int64`; anything that far is
+    /// unknown anyway.
+    static let longestExtrapolation: Int64 = 1_000_000
+
+    /// How far the published line may be from the true vsync `number`, at the 99th percentile:
+    /// the stated model of the fit's error. Returns reach the line late by one-sided random delays
+    /// (never early); a line fitted to n of them, with mean delay d, is off at the vsync after the
+    /// newest by up to ``nextVsyncErrorPerMeanDelay`` × d / n, and its period by up to twice that
+    /// over n (the ideal lower-hull fit's 99th-percentile period error was 38–49 × d / n² for
+    /// delays spread evenly, 21–25 for exponential ones; this grid's, at 48 returns, needs the
+    /// factor 2 to stay inside in 98 % of windows), so the error grows by that much per vsync it is
+    /// carried past the newest return (a window kept while presents stopped blocking, a
+    /// hidden window). Plus how far the published line still is from the fit (it follows the fit
+    /// gradually). `Int64.max` without a grid.
+    func uncertainty(ofNumber number: Int64) -> Int64 {
+        guard hasGrid, let newest = numbers.last else { return .max }
+        // (The lag is read within the distance the statement counts: a time further out than a
+        // double converts back from is not a vsync any caller asks about.)
+        let near = min(max(number, newest - Self.longestExtrapolation), newest + Self.longestExtrapolation)
+        let lag = abs(time(ofNumber: near) - fittedTime(ofNumber: near))
+        return errorAtNextVsync + carriedUncertainty(ofNumber: number) + lag
+    }
+
+    /// The part of ``uncertainty(ofNumber:)`` that comes from carrying the line from its newest
+    /// return to vsync `number` (zero at and before it; `Int64.max` without a grid).
+    func carriedUncertainty(ofNumber number: Int64) -> Int64 {
+        guard hasGrid, let newest = numbers.last else { return .max }
+        let carried = min(max(0, number - newest), Self.longestExtrapolation)
+        return Self.carriedErrorGrowth.numerator * errorAtNextVsync * carried
+            / (Self.carriedErrorGrowth.denominator * Int64(times.count))
+    }
+
+    /// How fast the stated error grows while the line is carried past its newest return: this
+    /// many times its error at the next vsync per window length of vsyncs (the slope's error is
+    /// the line's spread over the window): 3/2. Measured on this grid (400 random windows each of
+    /// 48 to 512 returns, carried one, three and ten window lengths): the 99th percentile of the
+    /// factor the true error needed was at most 1.47, with delays spread evenly up to 1.5 ms (the
+    /// hardest for the model; exponential ones needed at most 0.66). Twice, as before, kept claims
+    /// of a drained swap chain's carried line a quarter shorter than its true drift allows.
+    /// `VsyncGridPrecisionTests` holds the grid to it, ten windows on.
+    static let carriedErrorGrowth: (numerator: Int64, denominator: Int64) = (3, 2)
+
+    /// The line's stated error at the vsync after the window's newest return:
+    /// ``nextVsyncErrorPerMeanDelay`` × mean delay / returns in the window (with a grid, the window
+    /// is never empty).
+    var errorAtNextVsync: Int64 {
+        Self.nextVsyncErrorPerMeanDelay * meanDelay / Int64(max(1, times.count))
+    }
+
+    /// How far the fitted period may be from the true one, at the 99th percentile: the growth of
+    /// the line's stated error per vsync it is carried (``carriedErrorGrowth`` times its error at
+    /// the next vsync, per window length). Zero without a grid.
+    var periodUncertainty: Double {
+        hasGrid && !times.isEmpty ? statedPeriodError(count: times.count, meanDelay: meanDelay) : 0
+    }
+
+    /// The period error the window's own fit would state now (``periodUncertainty``'s
+    /// statement for `count` returns late by `meanDelay` on average).
+    func statedPeriodError(count: Int, meanDelay: Int64) -> Double {
+        Double(Self.carriedErrorGrowth.numerator * Self.nextVsyncErrorPerMeanDelay * meanDelay)
+            / Double(Self.carriedErrorGrowth.denominator * Int64(count) * Int64(count))
+    }
+}
