@@ -1,6 +1,7 @@
 // An SDL window's X11 side: see include/CFrameLinkSDLShims.h.
 #include "CFrameLinkSDLShims.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -47,6 +48,88 @@ CFrameLinkSDLShims_Status CFrameLinkSDLShims_syncControlStatus(void *window) {
     return CFrameLinkSDLShims_offersSyncControl;
 #else
     return CFrameLinkSDLShims_notX11;
+#endif
+}
+
+#if defined(SDL_VIDEO_DRIVER_X11)
+typedef int (*GetSyncValues)(Display *, unsigned long, int64_t *, int64_t *, int64_t *);
+typedef int (*WaitForSbc)(Display *, unsigned long, int64_t, int64_t *, int64_t *, int64_t *);
+typedef int (*GetMscRate)(Display *, unsigned long, int32_t *, int32_t *);
+
+/// The X display and window (the GLX drawable SDL swaps) of an SDL window on X11, or 0.
+static int x11Drawable(void *window, Display **display, unsigned long *drawable) {
+    if (window == NULL) return 0;
+    SDL_SysWMinfo info;
+    memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo((SDL_Window *)window, &info) || info.subsystem != SDL_SYSWM_X11) return 0;
+    if (info.info.x11.display == NULL || info.info.x11.window == 0) return 0;
+    if ((SDL_GetWindowFlags((SDL_Window *)window) & SDL_WINDOW_OPENGL) == 0) return 0;
+    *display = info.info.x11.display;
+    *drawable = (unsigned long)info.info.x11.window;
+    return 1;
+}
+#endif
+
+int CFrameLinkSDLShims_readSyncValues(void *window, CFrameLinkSDLShims_SyncValues *values) {
+#if defined(SDL_VIDEO_DRIVER_X11)
+    Display *display;
+    unsigned long drawable;
+    if (values == NULL || !x11Drawable(window, &display, &drawable)) return 0;
+    GetSyncValues get = (GetSyncValues)SDL_GL_GetProcAddress("glXGetSyncValuesOML");
+    if (get == NULL) return 0;
+    int64_t ust = 0, msc = 0, sbc = 0;
+    if (!get(display, drawable, &ust, &msc, &sbc)) return 0;
+    values->ust = ust;
+    values->msc = msc;
+    values->sbc = sbc;
+    return 1;
+#else
+    (void)window;
+    (void)values;
+    return 0;
+#endif
+}
+
+int CFrameLinkSDLShims_waitForSwap(void *window, long long targetSBC, CFrameLinkSDLShims_SyncValues *values) {
+#if defined(SDL_VIDEO_DRIVER_X11)
+    Display *display;
+    unsigned long drawable;
+    // (A negative target is an X error, which would end the program.)
+    if (values == NULL || targetSBC < 0 || !x11Drawable(window, &display, &drawable)) return 0;
+    WaitForSbc wait = (WaitForSbc)SDL_GL_GetProcAddress("glXWaitForSbcOML");
+    if (wait == NULL) return 0;
+    int64_t ust = 0, msc = 0, sbc = 0;
+    if (!wait(display, drawable, (int64_t)targetSBC, &ust, &msc, &sbc)) return 0;
+    values->ust = ust;
+    values->msc = msc;
+    values->sbc = sbc;
+    return 1;
+#else
+    (void)window;
+    (void)targetSBC;
+    (void)values;
+    return 0;
+#endif
+}
+
+int CFrameLinkSDLShims_readRefreshRate(void *window, int *numerator, int *denominator) {
+#if defined(SDL_VIDEO_DRIVER_X11)
+    Display *display;
+    unsigned long drawable;
+    if (numerator == NULL || denominator == NULL || !x11Drawable(window, &display, &drawable)) return 0;
+    GetMscRate get = (GetMscRate)SDL_GL_GetProcAddress("glXGetMscRateOML");
+    if (get == NULL) return 0;
+    int32_t n = 0, d = 0;
+    if (!get(display, drawable, &n, &d)) return 0;
+    *numerator = n;
+    *denominator = d;
+    return 1;
+#else
+    (void)window;
+    (void)numerator;
+    (void)denominator;
+    return 0;
 #endif
 }
 

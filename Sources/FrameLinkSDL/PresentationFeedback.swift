@@ -3,14 +3,23 @@
 /// On Wayland the compositor reports it through the presentation-time protocol
 /// (`wp_presentation`): the host binds it when it opens, asks for feedback on every present, and
 /// hands each answer to the pacing (`PresentSource.reportPresentation(ofFrame:at:)`), so the vsync
-/// grid is fitted to when frames turned into light instead of to when present returned. Anywhere
-/// else (X11, the dummy driver, a compositor without the protocol) the pacing estimates from
-/// present's returns, and ``none(_:)`` says why. ``SDLHost/pacingDescription`` says which, once.
+/// grid is fitted to when frames turned into light instead of to when present returned. On X11
+/// with OpenGL, where the X server's GLX offers `GLX_OML_sync_control` (Mesa's with a DRI driver
+/// does; Xvfb's does not), the host reads after each swap when the newest completed swap was shown
+/// and at which refresh. Anywhere else (the dummy driver, a software renderer, a compositor or X
+/// server without either) the pacing estimates from present's returns, and ``none(_:)`` says why.
+/// ``SDLHost/pacingDescription`` says which, once.
 public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
     /// Wayland's presentation-time protocol, with times on the compositor's clock `clockID` (a
     /// `clockid_t`: 1 is `CLOCK_MONOTONIC`, 4 `CLOCK_MONOTONIC_RAW`), converted to FrameLink's
     /// `CLOCK_MONOTONIC` as they arrive.
     case waylandPresentationTime(clockID: Int32)
+
+    /// GLX's `GLX_OML_sync_control`: after each swap the host reads the newest completed swap's
+    /// UST (a system time) and MSC (the display's refresh count). `clockID` is the clock the UST
+    /// was found to count (1, `CLOCK_MONOTONIC`, with Mesa), and `ustUnit` its unit; times are
+    /// converted to FrameLink's `CLOCK_MONOTONIC` as they arrive.
+    case glxSyncControl(clockID: Int32, ustUnit: Duration)
 
     /// No feedback: the pacing estimates when frames are shown from present's returns.
     case none(Absence)
@@ -23,10 +32,14 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
         /// The window is on X11 with OpenGL, and the X server's GLX offers no
         /// `GLX_OML_sync_control` (Xvfb's does not).
         case glxWithoutSyncControl
-        /// The window is on X11 with OpenGL and the X server offers `GLX_OML_sync_control`, which
-        /// FrameLink does not read yet: whether its readings block and when a swap's completion is
-        /// known differ by driver, and none could be observed where FrameLink is tested.
+        /// No longer reported: FrameLink reads `GLX_OML_sync_control` where the X server offers it
+        /// (``PresentationFeedback/glxSyncControl(clockID:ustUnit:)``), or says why it cannot
+        /// (``glxSyncControlUnusable(_:)``).
+        @available(*, deprecated, message: "FrameLink reads GLX_OML_sync_control now; see glxSyncControlUnusable")
         case glxSyncControlNotRead
+        /// The window is on X11 with OpenGL and the X server offers `GLX_OML_sync_control`, but its
+        /// readings cannot be used, for the reason given.
+        case glxSyncControlUnusable(SyncControlFault)
         /// The host runs headless.
         case headless
         /// Turned off before the host opened (``SDLHost/requestsPresentationFeedback``).
@@ -53,7 +66,7 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .notWayland: "the window is not on Wayland"
             case .glxWithoutSyncControl: "the X server's GLX offers no GLX_OML_sync_control"
-            case .glxSyncControlNotRead: "the X server offers GLX_OML_sync_control, which FrameLink does not read yet"
+            case .glxSyncControlUnusable(let fault): "the X server offers GLX_OML_sync_control, but \(fault)"
             case .headless: "headless"
             case .turnedOff: "turned off (SDLHost.requestsPresentationFeedback)"
             case .compositorOffersNone: "the compositor offers no wp_presentation"
@@ -63,13 +76,48 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
             case .compositorStoppedAnswering(let frames):
                 "the compositor stopped answering (\(frames) frames unanswered)"
             case .untrueTimes(let refused): "the compositor's times cannot be true (\(refused) refused in a row)"
+            default: "the X server offers GLX_OML_sync_control, which this version of FrameLink did not read"
+            }
+        }
+    }
+
+    /// Why `GLX_OML_sync_control`'s readings cannot be used (``Absence/glxSyncControlUnusable(_:)``).
+    public enum SyncControlFault: Sendable, Equatable, CustomStringConvertible {
+        /// GLX gave no reading for the window (`glXGetSyncValuesOML` failed).
+        case noReading
+        /// The UST is not a time on any clock FrameLink knows: neither microseconds nor
+        /// nanoseconds of `CLOCK_MONOTONIC`, nor microseconds of `CLOCK_REALTIME`, within two
+        /// seconds of now.
+        case unknownClock
+        /// A refresh count (MSC) or swap count (SBC) went back, or a swap was shown after a later
+        /// refresh than the one read after it (a window whose drawable was replaced).
+        case countersWentBack
+        /// The swap count (SBC) counts more swaps than the host made (someone else swaps the
+        /// window, or the count is not this window's).
+        case swapNotMade
+        /// A swap was shown at a refresh before the one read before the host made it: the swap
+        /// counted is not the host's (someone else swapped the window, or a swap made before the
+        /// host opened was still counted).
+        case shownBeforeMade
+
+        /// The fault in words, for the pacing description.
+        public var description: String {
+            switch self {
+            case .noReading: "GLX gave no reading for the window"
+            case .unknownClock: "its UST is not a time on a clock FrameLink knows"
+            case .countersWentBack: "its refresh or swap count went back"
+            case .swapNotMade: "its swap count counts swaps the host did not make"
+            case .shownBeforeMade: "a swap was shown before the host made it"
             }
         }
     }
 
     /// Whether the host receives feedback.
     public var isAvailable: Bool {
-        if case .waylandPresentationTime = self { true } else { false }
+        switch self {
+        case .waylandPresentationTime, .glxSyncControl: true
+        case .none: false
+        }
     }
 
     /// The feedback in words, for the pacing description: `presentation feedback: Wayland
@@ -79,6 +127,8 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .waylandPresentationTime(let clockID):
             "presentation feedback: Wayland presentation-time (\(_CompositorClock.name(of: clockID)))"
+        case .glxSyncControl(let clockID, let unit):
+            "presentation feedback: GLX_OML_sync_control (UST in \(unit == .microseconds(1) ? "microseconds" : "nanoseconds") of \(_CompositorClock.name(of: clockID)))"
         case .none(let absence):
             "no presentation feedback (\(absence)): shown times estimated from present's returns"
         }

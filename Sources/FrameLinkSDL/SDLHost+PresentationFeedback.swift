@@ -14,7 +14,7 @@ extension SDLHost {
     public static var requestsPresentationFeedback = true
 
     /// Binds presentation feedback for the window, if there is any to have, and says so in the
-    /// pacing note.
+    /// pacing note: Wayland's presentation-time, or GLX_OML_sync_control on X11 with OpenGL.
     func openPresentationFeedback() {
         if isHeadless {
             presentationFeedback = .none(.headless)
@@ -26,7 +26,7 @@ extension SDLHost {
                 waylandPresentation = presentation
                 presentationFeedback = .waylandPresentationTime(clockID: presentation.clockID)
             case .absent(.notWayland) where presentsWithGLSwaps:
-                presentationFeedback = .none(Self.glxAbsence(of: window))
+                openSyncControl(of: window)
             case .absent(let absence):
                 presentationFeedback = .none(absence)
             }
@@ -34,19 +34,36 @@ extension SDLHost {
         updatePacingNote()
     }
 
-    /// Whether presents are OpenGL swaps (an OpenGL host, or SDL's opengl and opengles2 renderers),
-    /// which GLX_OML_sync_control would tell of on X11; a software renderer's are not.
-    var presentsWithGLSwaps: Bool {
-        presentMethod == .openGL || rendererName.hasPrefix("opengl")
+    /// Reads GLX_OML_sync_control for an X11 window with OpenGL swaps, where the X server offers
+    /// it (or where a test gives readings, `syncControlReadersForTesting`).
+    private func openSyncControl(of window: OpaquePointer) {
+        let opening: _GLXSyncControl.Opening
+        if let readers = Self.syncControlReadersForTesting {
+            opening = _GLXSyncControl.open(readers: readers)
+        } else {
+            switch CFrameLinkSDLShims_syncControlStatus(UnsafeMutableRawPointer(window)) {
+            case CFrameLinkSDLShims_offersSyncControl: opening = _GLXSyncControl.open(sdlWindow: window)
+            case CFrameLinkSDLShims_noSyncControl: opening = .absent(.glxWithoutSyncControl)
+            default: opening = .absent(.notWayland)
+            }
+        }
+        switch opening {
+        case .bound(let syncControl):
+            glxSyncControl = syncControl
+            presentationFeedback = .glxSyncControl(clockID: syncControl.clockID, ustUnit: syncControl.ustUnit)
+        case .absent(let absence):
+            presentationFeedback = .none(absence)
+        }
     }
 
-    /// Why a window that is not on Wayland has no feedback: what its GLX offers, if it has GLX.
-    static func glxAbsence(of window: OpaquePointer) -> PresentationFeedback.Absence {
-        switch CFrameLinkSDLShims_syncControlStatus(UnsafeMutableRawPointer(window)) {
-        case CFrameLinkSDLShims_offersSyncControl: .glxSyncControlNotRead
-        case CFrameLinkSDLShims_noSyncControl: .glxWithoutSyncControl
-        default: .notWayland
-        }
+    /// Readings a test gives in place of GLX's, for hosts opened while it is set (GLX_OML_sync_control
+    /// cannot be read under Xvfb).
+    static var syncControlReadersForTesting: _GLXSyncControl.Readers?
+
+    /// Whether presents are OpenGL swaps (an OpenGL host, or SDL's opengl and opengles2 renderers),
+    /// which GLX_OML_sync_control tells of on X11; a software renderer's are not.
+    var presentsWithGLSwaps: Bool {
+        presentMethod == .openGL || rendererName.hasPrefix("opengl")
     }
 
     /// Puts the host's parts into the pacing note: the rate's origin and vsync, the thread's
@@ -58,16 +75,28 @@ extension SDLHost {
 
     /// Asks for feedback on the present about to be made (frame `source.presentCount + 1`), unless
     /// the compositor has stopped answering (`_FeedbackRequests`): then the pacing goes back to its
-    /// own estimate, and the host asks again once the frames waiting are answered.
+    /// own estimate, and the host asks again once the frames waiting are answered. With
+    /// GLX_OML_sync_control, every swap is noted (its count is how it is told), and the same rule,
+    /// counting the presents after which GLX gave no reading, decides whether its reports go to
+    /// the pacing.
     func requestPresentationFeedback() {
-        guard let presentation = waylandPresentation else { return }
-        switch feedbackRequests.presentWillBegin(unansweredFrames: presentation.unansweredFrames) {
+        let frame = source.presentCount + 1
+        let unanswered: Int
+        if let presentation = waylandPresentation {
+            unanswered = presentation.unansweredFrames
+        } else if let syncControl = glxSyncControl {
+            unanswered = syncControl.unansweredFrames
+            syncControl.swapWillBegin(frame: frame)
+        } else {
+            return
+        }
+        switch feedbackRequests.presentWillBegin(unansweredFrames: unanswered) {
         case .ask:
-            _ = presentation.requestFeedback(forFrame: source.presentCount + 1)
+            _ = waylandPresentation?.requestFeedback(forFrame: frame)
         case .resumeAndAsk:
-            presentationFeedback = .waylandPresentationTime(clockID: presentation.clockID)
+            presentationFeedback = currentFeedback
             updatePacingNote()
-            _ = presentation.requestFeedback(forFrame: source.presentCount + 1)
+            _ = waylandPresentation?.requestFeedback(forFrame: frame)
         case .skip:
             break
         case .stop(let unanswered):
@@ -77,38 +106,82 @@ extension SDLHost {
         }
     }
 
-    /// Takes in what the compositor has answered, without waiting: shown times go to the pacing
-    /// (`PresentSource.reportPresentation(ofFrame:at:)`), and every report to
-    /// ``presentationReportHandler``. A failed connection ends the feedback for good.
+    /// The feedback the host has while it is answered.
+    private var currentFeedback: PresentationFeedback {
+        if let presentation = waylandPresentation { return .waylandPresentationTime(clockID: presentation.clockID) }
+        if let syncControl = glxSyncControl {
+            return .glxSyncControl(clockID: syncControl.clockID, ustUnit: syncControl.ustUnit)
+        }
+        return presentationFeedback
+    }
+
+    /// Takes in what the compositor (or GLX) has answered, without waiting: shown times go to the
+    /// pacing (`PresentSource.reportPresentation(ofFrame:at:)`), and every report to
+    /// ``presentationReportHandler``. A failed connection, or GLX readings that break a rule, end
+    /// the feedback for good.
     func collectPresentationReports() {
+        if let syncControl = glxSyncControl {
+            collectSyncControlReports(from: syncControl)
+            return
+        }
         guard let presentation = waylandPresentation else { return }
         var untrue = false
         let connected = presentation.collect(epochNanoseconds: source.epochNanoseconds) { report in
-            // (Late answers while the compositor counts as stopped do not restart the pacing's
-            // feedback behind the host's back.)
-            if case .shown(let instant, _) = report.outcome, feedbackRequests.forwardsToPacing {
-                // Only what the pacing takes goes into the frame log: what it refuses cannot be true.
-                let accepted = source.acceptPresentation(ofFrame: report.frame, at: instant)
-                if accepted { loop.frameLog?.noteShown(present: report.frame, at: instant) }
-                if feedbackRequests.pacingJudged(accepted: accepted) { untrue = true }
-            }
-            presentationReportHandler?(report)
+            if takeIn(report) { untrue = true }
         }
-        if untrue, let presentation = waylandPresentation {
-            presentation.close()
-            waylandPresentation = nil
-            presentationFeedback = .none(.untrueTimes(refusedInARow: _FeedbackRequests.refusedReportLimit))
-            source.presentationFeedbackStopped()
-            updatePacingNote()
+        if untrue {
+            endPresentationFeedback(.untrueTimes(refusedInARow: _FeedbackRequests.refusedReportLimit))
+        } else if !connected {
+            endPresentationFeedback(.connectionFailed)
+        }
+    }
+
+    /// Takes in GLX_OML_sync_control's readings since the last swap.
+    private func collectSyncControlReports(from syncControl: _GLXSyncControl) {
+        var untrue = false
+        let collection = syncControl.collect(epochNanoseconds: source.epochNanoseconds) { report in
+            if takeIn(report) { untrue = true }
+        }
+        switch collection {
+        case .read, .unanswered:
+            break
+        case .refused:
+            // (A time that is not used counts as a time the pacing refused.)
+            if feedbackRequests.forwardsToPacing, feedbackRequests.pacingJudged(accepted: false) { untrue = true }
+        case .stopped(let fault):
+            endPresentationFeedback(.glxSyncControlUnusable(fault))
             return
         }
-        if !connected {
-            presentation.close()
-            waylandPresentation = nil
-            presentationFeedback = .none(.connectionFailed)
-            source.presentationFeedbackStopped()
-            updatePacingNote()
+        if untrue { endPresentationFeedback(.untrueTimes(refusedInARow: _FeedbackRequests.refusedReportLimit)) }
+    }
+
+    /// Hands one report to the pacing (while its reports go there) and to
+    /// ``presentationReportHandler``; true when the pacing has now refused
+    /// `_FeedbackRequests.refusedReportLimit` shown times in a row.
+    private func takeIn(_ report: PresentationReport) -> Bool {
+        var untrue = false
+        // (Late answers while the compositor counts as stopped do not restart the pacing's
+        // feedback behind the host's back.)
+        if case .shown(let instant, _) = report.outcome, feedbackRequests.forwardsToPacing {
+            // Only what the pacing takes goes into the frame log: what it refuses cannot be true.
+            let accepted = source.acceptPresentation(ofFrame: report.frame, at: instant)
+            if accepted { loop.frameLog?.noteShown(present: report.frame, at: instant) }
+            untrue = feedbackRequests.pacingJudged(accepted: accepted)
         }
+        presentationReportHandler?(report)
+        return untrue
+    }
+
+    /// Ends the feedback for good (unless a report handler closed the host already): the pacing
+    /// goes back to its own estimate, and the note says why.
+    private func endPresentationFeedback(_ absence: PresentationFeedback.Absence) {
+        guard waylandPresentation != nil || glxSyncControl != nil else { return }
+        waylandPresentation?.close()
+        waylandPresentation = nil
+        glxSyncControl = nil
+        presentationFeedback = .none(absence)
+        source.presentationFeedbackStopped()
+        updatePacingNote()
     }
 
     /// Lets go of the binding, before the window and SDL's connection go: the answers that came
@@ -119,5 +192,6 @@ extension SDLHost {
         }
         waylandPresentation?.close()
         waylandPresentation = nil
+        glxSyncControl = nil
     }
 }

@@ -189,7 +189,7 @@ public final class SDLHost {
     public private(set) var presentCount = 0
 
     /// Where the host learns when its frames reached the screen: Wayland's presentation-time
-    /// protocol, or none and why (see ``requestsPresentationFeedback``).
+    /// protocol, GLX_OML_sync_control, or none and why (see ``requestsPresentationFeedback``).
     public internal(set) var presentationFeedback: PresentationFeedback = .none(.notWayland)
 
     /// Called with each frame's presentation feedback as the compositor's answer arrives (usually
@@ -200,6 +200,9 @@ public final class SDLHost {
 
     /// The binding of presentation-time, while the host has one.
     var waylandPresentation: _WaylandPresentation?
+
+    /// The readings of GLX_OML_sync_control, while the host has them.
+    var glxSyncControl: _GLXSyncControl?
 
     /// Whether the host asks for feedback on its next present.
     var feedbackRequests = _FeedbackRequests()

@@ -1,8 +1,9 @@
 // CFrameLinkSDLShims: what FrameLinkSDL needs of SDL in C, so that Swift reaches it through an
-// ordinary import: an SDL window's X11 side (whether its GLX could give presentation feedback,
-// GLX_OML_sync_control; the X connection's descriptor that an idle loop sleeps on), and a
-// descriptor that wakes an idle loop when another thread pushes an event into SDL's queue. The GLX function is looked up through SDL_GL_GetProcAddress in C (SDL has loaded
-// the OpenGL library for the window); nothing is linked against libGL, and Xlib's types from
+// ordinary import: an SDL window's X11 side (whether its GLX gives presentation feedback,
+// GLX_OML_sync_control, and its readings; the X connection's descriptor that an idle loop sleeps
+// on), and a descriptor that wakes an idle loop when another thread pushes an event into SDL's
+// queue. The GLX functions are looked up through SDL_GL_GetProcAddress in C (SDL has loaded the
+// OpenGL library for the window); nothing is linked against libGL, and Xlib's types from
 // SDL_syswm.h stay out of the Swift modules.
 #ifndef CFRAMELINKSDLSHIMS_H
 #define CFRAMELINKSDLSHIMS_H
@@ -26,6 +27,30 @@ typedef enum CFrameLinkSDLShims_Status {
 /// Asks the X server's GLX, through the OpenGL library SDL loaded for `window` (an `SDL_Window *`),
 /// whether it offers GLX_OML_sync_control.
 CFrameLinkSDLShims_Status CFrameLinkSDLShims_syncControlStatus(void *window);
+
+/// One reading of GLX_OML_sync_control: UST (a system time, in the driver's unit), MSC (the
+/// display's refresh count), SBC (the swaps of the window completed).
+typedef struct CFrameLinkSDLShims_SyncValues {
+    long long ust;
+    long long msc;
+    long long sbc;
+} CFrameLinkSDLShims_SyncValues;
+
+/// glXGetSyncValuesOML for `window` (an `SDL_Window *` on X11 whose OpenGL context is current):
+/// the latest refresh's UST and MSC, and the SBC so far. One round trip to the X server. Returns 1
+/// with `values` filled, 0 when GLX cannot answer (the window is not on X11, GLX lacks the
+/// function, the driver does not implement it: Mesa's software GLX returns false).
+int CFrameLinkSDLShims_readSyncValues(void *window, CFrameLinkSDLShims_SyncValues *values);
+
+/// glXWaitForSbcOML for `window`: waits until the SBC reaches `targetSBC` (0: every swap made),
+/// then gives the UST and MSC at which the newest completed swap was shown, and the SBC. Returns at
+/// once for an SBC already reached. Returns 1 with `values` filled, 0 when GLX cannot answer or
+/// `targetSBC` is negative.
+int CFrameLinkSDLShims_waitForSwap(void *window, long long targetSBC, CFrameLinkSDLShims_SyncValues *values);
+
+/// glXGetMscRateOML for `window`: the display's refresh rate as `numerator / denominator` Hz.
+/// Returns 1 with both filled, 0 when GLX cannot answer.
+int CFrameLinkSDLShims_readRefreshRate(void *window, int *numerator, int *denominator);
 
 /// The descriptor of the X server connection of `window` (an `SDL_Window *` on SDL's X11 driver),
 /// readable when events arrive: `ConnectionNumber` of SDL's `Display`. -1 for another driver.

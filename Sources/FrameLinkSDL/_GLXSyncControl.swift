@@ -1,0 +1,179 @@
+internal import CFrameLinkSDLShims
+internal import FrameLink
+
+/// `GLX_OML_sync_control` read for one X11 window with OpenGL (through `CFrameLinkSDLShims`):
+/// after each swap, when the newest completed swap was shown and at which refresh, turned into
+/// ``PresentationReport``s on FrameLink's clock. What the readings mean, and the checks they
+/// pass, are `_SyncControlLedger`'s; this type reads them.
+///
+/// Reading costs one round trip to the X server per swap (`glXGetSyncValuesOML`); the newest
+/// swap's reading (`glXWaitForSbcOML` for a count already reached) returns at once. Nothing waits
+/// for a swap to complete, except opening, which waits for the swaps made before it (at most a
+/// refresh or two on a display, a second for a window the X server times on its own) so that the
+/// host's swaps can be told by their count.
+@MainActor
+final class _GLXSyncControl {
+    /// How the readings are made: GLX's for a window, or a test's.
+    struct Readers {
+        /// `glXGetSyncValuesOML`: the latest refresh's UST and MSC, and the SBC.
+        var latestRefresh: () -> _SyncControlLedger.Values?
+        /// `glXWaitForSbcOML(target)`: the newest completed swap's UST, MSC and SBC.
+        var newestSwap: (Int64) -> _SyncControlLedger.Values?
+        /// `glXGetMscRateOML`: the refresh rate as numerator and denominator in Hz.
+        var refreshRate: () -> (numerator: Int32, denominator: Int32)?
+        /// Reads a clock in nanoseconds.
+        var clock: (Int32) -> Int64? = _CompositorClock.systemReading
+
+        /// GLX's readings for an SDL window (an `SDL_Window *` on X11 with OpenGL).
+        static func glx(window: OpaquePointer) -> Readers {
+            let pointer = UnsafeMutableRawPointer(window)
+            return Readers(
+                latestRefresh: {
+                    var values = CFrameLinkSDLShims_SyncValues()
+                    guard CFrameLinkSDLShims_readSyncValues(pointer, &values) == 1 else { return nil }
+                    return .init(ust: Int64(values.ust), msc: Int64(values.msc), sbc: Int64(values.sbc))
+                },
+                newestSwap: { target in
+                    var values = CFrameLinkSDLShims_SyncValues()
+                    guard CFrameLinkSDLShims_waitForSwap(pointer, CLongLong(target), &values) == 1 else { return nil }
+                    return .init(ust: Int64(values.ust), msc: Int64(values.msc), sbc: Int64(values.sbc))
+                },
+                refreshRate: {
+                    var numerator: Int32 = 0
+                    var denominator: Int32 = 0
+                    guard CFrameLinkSDLShims_readRefreshRate(pointer, &numerator, &denominator) == 1 else { return nil }
+                    return (numerator, denominator)
+                })
+        }
+    }
+
+    /// What opening found: readings, or why there are none.
+    enum Opening {
+        case bound(_GLXSyncControl)
+        case absent(PresentationFeedback.Absence)
+    }
+
+    /// What one collection came to.
+    enum Collection: Equatable {
+        /// The readings were taken in (or there was nothing new).
+        case read
+        /// GLX gave no reading (counted in ``unansweredFrames``).
+        case unanswered
+        /// A reading's time did not fit the UST's clock, or came before the loop began: not used.
+        case refused
+        /// The readings broke a rule: the feedback is over.
+        case stopped(PresentationFeedback.SyncControlFault)
+    }
+
+    /// The refresh rates a reported rate may have: 1 to 1,000 Hz, as `FrameRate` takes; anything
+    /// else (a zero denominator, a driver's placeholder) is no rate.
+    static let plausibleRefreshRates = 1.0...1_000.0
+
+    private let readers: Readers
+    private var ledger: _SyncControlLedger
+    /// The display's refresh period, as `glXGetMscRateOML` gave it when the host opened.
+    let refreshPeriod: Duration?
+
+    private init(readers: Readers, ledger: _SyncControlLedger, refreshPeriod: Duration?) {
+        self.readers = readers
+        self.ledger = ledger
+        self.refreshPeriod = refreshPeriod
+    }
+
+    /// Opens the readings for `window` (an SDL window on X11 with OpenGL, whose server offers the
+    /// extension).
+    static func open(sdlWindow window: OpaquePointer) -> Opening {
+        open(readers: .glx(window: window))
+    }
+
+    /// Opens the readings: waits for every swap made so far to complete, reads the latest refresh,
+    /// and finds the UST's clock, or says why the readings cannot be used.
+    static func open(readers: Readers) -> Opening {
+        guard readers.newestSwap(0) != nil, let opening = readers.latestRefresh() else {
+            return .absent(.glxSyncControlUnusable(.noReading))
+        }
+        switch _SyncControlLedger.open(opening: opening, read: readers.clock) {
+        case .unusable(let fault):
+            return .absent(.glxSyncControlUnusable(fault))
+        case .opened(let ledger):
+            return .bound(_GLXSyncControl(readers: readers, ledger: ledger, refreshPeriod: period(of: readers)))
+        }
+    }
+
+    /// The refresh period `glXGetMscRateOML` gives, or `nil` when it gives none that can be true.
+    static func period(of readers: Readers) -> Duration? {
+        guard let rate = readers.refreshRate(), rate.numerator > 0, rate.denominator > 0 else { return nil }
+        let hertz = Double(rate.numerator) / Double(rate.denominator)
+        guard plausibleRefreshRates.contains(hertz) else { return nil }
+        return .nanoseconds(Int64(1_000_000_000) * Int64(rate.denominator) / Int64(rate.numerator))
+    }
+
+    /// The UST's clock (a `clockid_t`).
+    var clockID: Int32 { ledger.clock.clockID }
+
+    /// The UST's unit.
+    var ustUnit: Duration { .nanoseconds(ledger.nanosecondsPerUnit) }
+
+    /// The presents after which GLX gave no reading, in a row. (Swaps in flight are not
+    /// unanswered: a reading after each swap answers that it is not shown yet.)
+    private(set) var unansweredFrames = 0
+
+    /// Notes the swap about to be made, which makes `frame`.
+    func swapWillBegin(frame: Int64) {
+        ledger.swapWillBegin(frame: frame)
+    }
+
+    /// Reads what completed since the last collection and hands a report of the newest swap
+    /// shown to `body`, with its shown time on the timeline whose zero is `epochNanoseconds` on
+    /// `CLOCK_MONOTONIC` (the loop's).
+    func collect(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
+        guard let latest = readers.latestRefresh() else {
+            unansweredFrames += 1
+            return .unanswered
+        }
+        unansweredFrames = 0
+        switch ledger.latestRefreshRead(latest) {
+        case .nothing, .shown:
+            return .read
+        case .refuse:
+            return .refused
+        case .stop(let fault):
+            return .stopped(fault)
+        case .readNewestSwap(let target):
+            guard let newest = readers.newestSwap(target) else {
+                unansweredFrames += 1
+                return .unanswered
+            }
+            return take(ledger.newestSwapRead(newest), epochNanoseconds: epochNanoseconds, body)
+        }
+    }
+
+    /// Hands the newest swap's report to `body`.
+    private func take(
+        _ action: _SyncControlLedger.Action, epochNanoseconds: Int64, _ body: (PresentationReport) -> Void
+    ) -> Collection {
+        switch action {
+        case .nothing, .readNewestSwap:
+            return .read
+        case .refuse:
+            return .refused
+        case .stop(let fault):
+            return .stopped(fault)
+        case .shown(let frame, let monotonic, let ustNanoseconds, let msc, let missed):
+            // (A swap made too long ago to remember its frame has no one to report to.)
+            guard let frame else { return .read }
+            var report = PresentationReport(
+                frame: frame, outcome: .shownAtUnusableTime, refreshPeriod: refreshPeriod,
+                refreshSequence: UInt64(msc), missedRefreshes: missed)
+            guard monotonic >= epochNanoseconds else {
+                body(report)
+                return .refused
+            }
+            report.outcome = .shown(
+                at: FrameInstant(nanoseconds: monotonic - epochNanoseconds),
+                compositorTime: .nanoseconds(ustNanoseconds))
+            body(report)
+            return .read
+        }
+    }
+}
