@@ -18,7 +18,8 @@
 ///   `CLOCK_MONOTONIC`, from the kernel's vblank times; other drivers have used nanoseconds, or
 ///   the wall clock): the clock is found by which one the latest refresh fits, between
 ///   ``vblankAheadAllowance`` ahead of now and ``vblankAgeLimit`` behind, and every later
-///   reading must fit it too;
+///   refresh must fit it too; a swap's time is no later than the latest refresh, of any age (a
+///   swap shown before an idle loop slept is reported when the loop wakes);
 /// - MSC and SBC never go back, a swap is never shown at a refresh before the latest one read
 ///   before it was made, and the SBC never counts more swaps than the host made: a reading that
 ///   breaks one ends the feedback for good (``Action/stop(_:)``), as a window whose drawable was
@@ -97,7 +98,8 @@ struct _SyncControlLedger {
         /// the previous swap was the one before (otherwise `nil`). `frame` is `nil` for a swap the
         /// host made too long ago to remember.
         case shown(frame: Int64?, monotonicNanoseconds: Int64, ustNanoseconds: Int64, msc: Int64, missedRefreshes: Int?)
-        /// The reading's time does not fit the clock: not used (the host counts it as refused).
+        /// The reading's time does not fit the clock (or a swap's comes after the latest refresh):
+        /// not used (the host counts it as refused).
         case refuse
         /// The readings broke a rule: the feedback ends.
         case stop(Fault)
@@ -113,6 +115,8 @@ struct _SyncControlLedger {
     private(set) var swapsMade: Int64 = 0
     /// The MSC of the latest refresh read.
     private var latestMSC: Int64
+    /// The UST of the latest refresh read.
+    private var latestUST: Int64
     /// The frames of the last ``rememberedSwaps`` swaps, by swap number modulo the count.
     private var frames: [Int64]
     /// The latest refresh read before each of the last ``rememberedSwaps`` swaps was made, likewise.
@@ -134,7 +138,7 @@ struct _SyncControlLedger {
             return .opened(
                 _SyncControlLedger(
                     clock: clock, nanosecondsPerUnit: candidate.nanosecondsPerUnit, baseSBC: opening.sbc,
-                    latestMSC: opening.msc))
+                    latest: opening))
         }
         return .unusable(.unknownClock)
     }
@@ -145,11 +149,12 @@ struct _SyncControlLedger {
         case unusable(Fault)
     }
 
-    private init(clock: _CompositorClock, nanosecondsPerUnit: Int64, baseSBC: Int64, latestMSC: Int64) {
+    private init(clock: _CompositorClock, nanosecondsPerUnit: Int64, baseSBC: Int64, latest: Values) {
         self.clock = clock
         self.nanosecondsPerUnit = nanosecondsPerUnit
         self.baseSBC = baseSBC
-        self.latestMSC = latestMSC
+        self.latestMSC = latest.msc
+        self.latestUST = latest.ust
         self.frames = Array(repeating: 0, count: Self.rememberedSwaps)
         self.mscBeforeSwaps = Array(repeating: 0, count: Self.rememberedSwaps)
         self.state = .reading(completed: baseSBC, lastShown: nil, lastShownMSC: nil)
@@ -182,6 +187,7 @@ struct _SyncControlLedger {
         if values.msc < latestMSC { return stop(.countersWentBack) }
         guard timeFits(values.ust) else { return .refuse }
         latestMSC = values.msc
+        latestUST = values.ust
         return values.sbc > completed ? .readNewestSwap(target: values.sbc) : .nothing
     }
 
@@ -196,9 +202,11 @@ struct _SyncControlLedger {
         let slot = Int(values.sbc % Int64(Self.rememberedSwaps))
         let remembered = swapsMade - (values.sbc - baseSBC) < Int64(Self.rememberedSwaps)
         if remembered, values.msc < mscBeforeSwaps[slot] { return stop(.shownBeforeMade) }
-        guard
+        // Its time is on the clock of the latest refresh, no later (a swap shown long ago, before
+        // an idle loop's sleep, is as true as a recent one: no age limit here).
+        guard values.ust <= latestUST,
             let ustNanoseconds = USTClock(clockID: clock.clockID, nanosecondsPerUnit: nanosecondsPerUnit)
-                .nanoseconds(of: values.ust), timeFits(values.ust),
+                .nanoseconds(of: values.ust),
             let monotonic = clock.monotonicNanoseconds(of: ustNanoseconds)
         else { return .refuse }
         var missed: Int?

@@ -212,6 +212,31 @@ import Testing
         #expect(missed == nil)
     }
 
+    /// A swap shown long before it is read (the game slept in an idle loop after presenting it) is
+    /// reported with its true time; a swap time after the latest refresh read is refused.
+    @Test func aSwapShownLongAgoIsReportedAndOneAfterTheLatestRefreshIsRefused() throws {
+        let time = VirtualTime(Self.bootTime)
+        let display = FakeSyncControlDisplay(period: 16_666_667, firstRefresh: Self.bootTime - 1_000_000) { time.now }
+        var ledger = try Self.ledger(on: display)
+        ledger.swapWillBegin(frame: 1)
+        display.swap()
+        #expect(ledger.latestRefreshRead(display.latestRefresh()) == .nothing, "not shown yet")
+        time.now += 5_000_000_000
+        ledger.swapWillBegin(frame: 2)
+        display.swap()
+        let latest = display.latestRefresh()
+        #expect(ledger.latestRefreshRead(latest) == .readNewestSwap(target: 1))
+        var copy = ledger
+        let newest = try #require(display.newestSwap(target: 1))
+        #expect(copy.newestSwapRead(Values(ust: latest.ust + 1, msc: newest.msc, sbc: 1)) == .refuse)
+        guard case .shown(1, let shown, _, let msc, _) = ledger.newestSwapRead(newest) else {
+            Issue.record("the swap shown 5 s ago is not reported")
+            return
+        }
+        #expect(shown == display.shown[0].time / 1_000 * 1_000)
+        #expect(msc == display.shown[0].msc)
+    }
+
     /// A swap older than the frames remembered is shown with no frame (nobody to report to).
     @Test func aSwapTooOldToRememberHasNoFrame() throws {
         let time = VirtualTime(Self.bootTime)
