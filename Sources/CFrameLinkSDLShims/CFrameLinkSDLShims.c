@@ -1,6 +1,7 @@
 // An SDL window's X11 side: see include/CFrameLinkSDLShims.h.
 #include "CFrameLinkSDLShims.h"
 
+#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,7 +55,6 @@ CFrameLinkSDLShims_Status CFrameLinkSDLShims_syncControlStatus(void *window) {
 #if defined(SDL_VIDEO_DRIVER_X11)
 typedef int (*GetSyncValues)(Display *, unsigned long, int64_t *, int64_t *, int64_t *);
 typedef int (*WaitForSbc)(Display *, unsigned long, int64_t, int64_t *, int64_t *, int64_t *);
-typedef int (*GetMscRate)(Display *, unsigned long, int32_t *, int32_t *);
 
 /// The X display and window (the GLX drawable SDL swaps) of an SDL window on X11, or 0.
 static int x11Drawable(void *window, Display **display, unsigned long *drawable) {
@@ -113,22 +113,25 @@ int CFrameLinkSDLShims_waitForSwap(void *window, long long targetSBC, CFrameLink
 #endif
 }
 
-int CFrameLinkSDLShims_readRefreshRate(void *window, int *numerator, int *denominator) {
+int CFrameLinkSDLShims_isXwayland(void *window) {
 #if defined(SDL_VIDEO_DRIVER_X11)
-    Display *display;
-    unsigned long drawable;
-    if (numerator == NULL || denominator == NULL || !x11Drawable(window, &display, &drawable)) return 0;
-    GetMscRate get = (GetMscRate)SDL_GL_GetProcAddress("glXGetMscRateOML");
-    if (get == NULL) return 0;
-    int32_t n = 0, d = 0;
-    if (!get(display, drawable, &n, &d)) return 0;
-    *numerator = n;
-    *denominator = d;
-    return 1;
+    SDL_SysWMinfo info;
+    memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (window == NULL || !SDL_GetWindowWMInfo((SDL_Window *)window, &info) || info.subsystem != SDL_SYSWM_X11) return 0;
+    if (info.info.x11.display == NULL) return 0;
+    // Xlib is SDL's, loaded by SDL (nothing here links against it): found among the libraries
+    // loaded, never loaded anew.
+    void *xlib = dlopen("libX11.so.6", RTLD_NOW | RTLD_NOLOAD);
+    if (xlib == NULL) return 0;
+    typedef int (*QueryExtension)(Display *, const char *, int *, int *, int *);
+    QueryExtension query = (QueryExtension)dlsym(xlib, "XQueryExtension");
+    int opcode = 0, event = 0, error = 0;
+    const int found = query != NULL && query(info.info.x11.display, "XWAYLAND", &opcode, &event, &error);
+    dlclose(xlib);
+    return found ? 1 : 0;
 #else
     (void)window;
-    (void)numerator;
-    (void)denominator;
     return 0;
 #endif
 }

@@ -89,25 +89,38 @@ public enum PresentationFeedback: Sendable, Equatable, CustomStringConvertible {
         /// nanoseconds of `CLOCK_MONOTONIC`, nor microseconds of `CLOCK_REALTIME`, within two
         /// seconds of now.
         case unknownClock
-        /// A refresh count (MSC) or swap count (SBC) went back, or a swap was shown after a later
-        /// refresh than the one read after it (a window whose drawable was replaced).
+        /// A refresh or swap count is negative or beyond any a display or game reaches (2⁵²).
+        case countOutOfRange
+        /// The swap count (SBC) went back.
         case countersWentBack
         /// The swap count (SBC) counts more swaps than the host made (someone else swaps the
         /// window, or the count is not this window's).
         case swapNotMade
-        /// A swap was shown at a refresh before the one read before the host made it: the swap
-        /// counted is not the host's (someone else swapped the window, or a swap made before the
-        /// host opened was still counted).
+        /// A swap was shown more than a refresh before the host made it: the swap counted is not
+        /// the host's (the game swapped the window itself, or a swap made before the host opened
+        /// was still counted).
         case shownBeforeMade
+        /// Swaps go out without waiting for a refresh (vsync off), and GLX gives the refresh before
+        /// each: when they were shown cannot be told.
+        case swapsDoNotWaitForRefresh
+        /// The X server is Xwayland, whose refresh counts are the Wayland compositor's frame
+        /// callbacks and whose times are when they arrived, not refreshes of a display. (SDL's
+        /// Wayland driver, `SDL_VIDEODRIVER=wayland`, gets the compositor's presentation times.)
+        case xwayland
 
         /// The fault in words, for the pacing description.
         public var description: String {
             switch self {
             case .noReading: "GLX gave no reading for the window"
             case .unknownClock: "its UST is not a time on a clock FrameLink knows"
-            case .countersWentBack: "its refresh or swap count went back"
+            case .countOutOfRange: "its counts are beyond any a display or game reaches"
+            case .countersWentBack: "its swap count went back"
             case .swapNotMade: "its swap count counts swaps the host did not make"
             case .shownBeforeMade: "a swap was shown before the host made it"
+            case .swapsDoNotWaitForRefresh: "swaps do not wait for the refresh, so when they are shown is not known"
+            case .xwayland:
+                "the X server is Xwayland, whose counts are the compositor's frame callbacks"
+                    + " (SDL_VIDEODRIVER=wayland gets its presentation times)"
             }
         }
     }

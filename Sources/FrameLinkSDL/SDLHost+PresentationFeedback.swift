@@ -37,15 +37,15 @@ extension SDLHost {
     /// Reads GLX_OML_sync_control for an X11 window with OpenGL swaps, where the X server offers
     /// it (or where a test gives readings, `syncControlReadersForTesting`).
     private func openSyncControl(of window: OpaquePointer) {
+        let pointer = UnsafeMutableRawPointer(window)
         let opening: _GLXSyncControl.Opening
         if let readers = Self.syncControlReadersForTesting {
             opening = _GLXSyncControl.open(readers: readers)
         } else {
-            switch CFrameLinkSDLShims_syncControlStatus(UnsafeMutableRawPointer(window)) {
-            case CFrameLinkSDLShims_offersSyncControl: opening = _GLXSyncControl.open(sdlWindow: window)
-            case CFrameLinkSDLShims_noSyncControl: opening = .absent(.glxWithoutSyncControl)
-            default: opening = .absent(.notWayland)
-            }
+            opening = Self.syncControlOpening(
+                status: CFrameLinkSDLShims_syncControlStatus(pointer),
+                isXwayland: CFrameLinkSDLShims_isXwayland(pointer) == 1
+            ) { _GLXSyncControl.open(sdlWindow: window) }
         }
         switch opening {
         case .bound(let syncControl):
@@ -53,6 +53,30 @@ extension SDLHost {
             presentationFeedback = .glxSyncControl(clockID: syncControl.clockID, ustUnit: syncControl.ustUnit)
         case .absent(let absence):
             presentationFeedback = .none(absence)
+        }
+    }
+
+    /// What the host does with what the X server's GLX offers (`status`): reads it (`open`),
+    /// except on Xwayland, whose counts are the Wayland compositor's frame callbacks and whose
+    /// times are when they arrived, not a display's refreshes.
+    static func syncControlOpening(
+        status: CFrameLinkSDLShims_Status, isXwayland: Bool, open: () -> _GLXSyncControl.Opening
+    ) -> _GLXSyncControl.Opening {
+        switch status {
+        case CFrameLinkSDLShims_offersSyncControl where isXwayland: .absent(.glxSyncControlUnusable(.xwayland))
+        case CFrameLinkSDLShims_offersSyncControl: open()
+        case CFrameLinkSDLShims_noSyncControl: .absent(.glxWithoutSyncControl)
+        default: .absent(.notWayland)
+        }
+    }
+
+    /// Before a run: GLX's count of swaps is made to agree with the host's again, waiting for the
+    /// swaps made so far (see `_GLXSyncControl.resynchronize()`), in case the game swapped its
+    /// window itself since the last run.
+    func resynchronizePresentationFeedback() {
+        guard let syncControl = glxSyncControl else { return }
+        if case .stopped(let fault) = syncControl.resynchronize() {
+            endPresentationFeedback(.glxSyncControlUnusable(fault))
         }
     }
 

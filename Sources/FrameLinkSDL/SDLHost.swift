@@ -385,8 +385,13 @@ public final class SDLHost {
 
     /// Runs frames until the loop is stopped: by `SDL_QUIT` (closing the window), by
     /// `loop.stop()`, or by ``close()``. Returns at once if the host is closed.
+    ///
+    /// With `GLX_OML_sync_control` feedback (``PresentationFeedback/glxSyncControl(clockID:ustUnit:)``)
+    /// a run begins by waiting for the window's swaps so far to be shown (a refresh or two), so that
+    /// swaps the game made itself between runs are told from the host's.
     public func run() {
         guard isOpen else { return }
+        resynchronizePresentationFeedback()
         loop.run()
     }
 
@@ -394,9 +399,12 @@ public final class SDLHost {
     /// closed or `frames` is not positive.
     ///
     /// A frame in which no display link is active waits for the next timer or input instead of the
-    /// next refresh, so with neither it waits until input arrives.
+    /// next refresh, so with neither it waits until input arrives. With `GLX_OML_sync_control`
+    /// feedback a run begins by waiting for the window's swaps so far to be shown, as ``run()``
+    /// does.
     public func run(frames: Int) {
         guard isOpen, frames > 0 else { return }
+        resynchronizePresentationFeedback()
         loop.run(frames: frames)
     }
 

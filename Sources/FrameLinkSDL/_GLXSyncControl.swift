@@ -19,8 +19,6 @@ final class _GLXSyncControl {
         var latestRefresh: () -> _SyncControlLedger.Values?
         /// `glXWaitForSbcOML(target)`: the newest completed swap's UST, MSC and SBC.
         var newestSwap: (Int64) -> _SyncControlLedger.Values?
-        /// `glXGetMscRateOML`: the refresh rate as numerator and denominator in Hz.
-        var refreshRate: () -> (numerator: Int32, denominator: Int32)?
         /// Reads a clock in nanoseconds.
         var clock: (Int32) -> Int64? = _CompositorClock.systemReading
 
@@ -37,12 +35,6 @@ final class _GLXSyncControl {
                     var values = CFrameLinkSDLShims_SyncValues()
                     guard CFrameLinkSDLShims_waitForSwap(pointer, CLongLong(target), &values) == 1 else { return nil }
                     return .init(ust: Int64(values.ust), msc: Int64(values.msc), sbc: Int64(values.sbc))
-                },
-                refreshRate: {
-                    var numerator: Int32 = 0
-                    var denominator: Int32 = 0
-                    guard CFrameLinkSDLShims_readRefreshRate(pointer, &numerator, &denominator) == 1 else { return nil }
-                    return (numerator, denominator)
                 })
         }
     }
@@ -65,20 +57,17 @@ final class _GLXSyncControl {
         case stopped(PresentationFeedback.SyncControlFault)
     }
 
-    /// The refresh rates a reported rate may have: 1 to 1,000 Hz, as `FrameRate` takes; anything
-    /// else (a zero denominator, a driver's placeholder) is no rate.
-    static let plausibleRefreshRates = 1.0...1_000.0
-
     private let readers: Readers
     private var ledger: _SyncControlLedger
-    /// The display's refresh period, as `glXGetMscRateOML` gave it when the host opened.
-    let refreshPeriod: Duration?
 
-    private init(readers: Readers, ledger: _SyncControlLedger, refreshPeriod: Duration?) {
+    private init(readers: Readers, ledger: _SyncControlLedger) {
         self.readers = readers
         self.ledger = ledger
-        self.refreshPeriod = refreshPeriod
     }
+
+    /// The display's refresh period, measured from the refreshes read (their UST over their MSC),
+    /// once two have been.
+    var refreshPeriod: Duration? { ledger.refreshPeriod.map { .nanoseconds($0) } }
 
     /// Opens the readings for `window` (an SDL window on X11 with OpenGL, whose server offers the
     /// extension).
@@ -96,26 +85,19 @@ final class _GLXSyncControl {
         case .unusable(let fault):
             return .absent(.glxSyncControlUnusable(fault))
         case .opened(let ledger):
-            return .bound(_GLXSyncControl(readers: readers, ledger: ledger, refreshPeriod: period(of: readers)))
+            return .bound(_GLXSyncControl(readers: readers, ledger: ledger))
         }
     }
 
-    /// The refresh period `glXGetMscRateOML` gives, or `nil` when it gives none that can be true.
-    static func period(of readers: Readers) -> Duration? {
-        guard let rate = readers.refreshRate(), rate.numerator > 0, rate.denominator > 0 else { return nil }
-        let hertz = Double(rate.numerator) / Double(rate.denominator)
-        guard plausibleRefreshRates.contains(hertz) else { return nil }
-        return .nanoseconds(Int64(1_000_000_000) * Int64(rate.denominator) / Int64(rate.numerator))
-    }
-
     /// The UST's clock (a `clockid_t`).
-    var clockID: Int32 { ledger.clock.clockID }
+    var clockID: Int32 { ledger.ustClock.clockID }
 
     /// The UST's unit.
     var ustUnit: Duration { .nanoseconds(ledger.nanosecondsPerUnit) }
 
-    /// The presents after which GLX gave no reading, in a row. (Swaps in flight are not
-    /// unanswered: a reading after each swap answers that it is not shown yet.)
+    /// The presents after which GLX gave no usable reading, in a row: no answer to either reading,
+    /// or a latest refresh whose time does not fit the clock now (a blank display). (Swaps in
+    /// flight are not unanswered: a reading after each swap answers that it is not shown yet.)
     private(set) var unansweredFrames = 0
 
     /// Notes the swap about to be made, which makes `frame`.
@@ -123,27 +105,45 @@ final class _GLXSyncControl {
         ledger.swapWillBegin(frame: frame)
     }
 
+    /// Waits for every swap made on the window to complete (at most a refresh or two; a second for
+    /// a window the X server times without a display), then takes the swaps counted beyond the
+    /// host's as made by the game itself: called when a run begins, so that a game's own swaps
+    /// between two runs (an adopted window's loading screen) do not shift the host's count.
+    func resynchronize() -> Collection {
+        guard readers.newestSwap(0) != nil, let drained = readers.latestRefresh() else {
+            unansweredFrames += 1
+            return .unanswered
+        }
+        switch ledger.resynchronize(drained: drained) {
+        case .stop(let fault): return .stopped(fault)
+        case .unusable: return .unanswered
+        default: return .read
+        }
+    }
+
     /// Reads what completed since the last collection and hands a report of the newest swap
     /// shown to `body`, with its shown time on the timeline whose zero is `epochNanoseconds` on
     /// `CLOCK_MONOTONIC` (the loop's).
     func collect(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
-        guard let latest = readers.latestRefresh() else {
-            unansweredFrames += 1
-            return .unanswered
-        }
-        unansweredFrames = 0
+        let collection = read(epochNanoseconds: epochNanoseconds, body)
+        unansweredFrames = collection == .unanswered ? unansweredFrames + 1 : 0
+        return collection
+    }
+
+    /// Both readings, as far as they go.
+    private func read(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
+        guard let latest = readers.latestRefresh() else { return .unanswered }
         switch ledger.latestRefreshRead(latest) {
-        case .nothing, .shown:
+        case .nothing, .shown, .shownAtUnknownTime:
             return .read
+        case .unusable:
+            return .unanswered
         case .refuse:
             return .refused
         case .stop(let fault):
             return .stopped(fault)
         case .readNewestSwap(let target):
-            guard let newest = readers.newestSwap(target) else {
-                unansweredFrames += 1
-                return .unanswered
-            }
+            guard let newest = readers.newestSwap(target) else { return .unanswered }
             return take(ledger.newestSwapRead(newest), epochNanoseconds: epochNanoseconds, body)
         }
     }
@@ -155,10 +155,16 @@ final class _GLXSyncControl {
         switch action {
         case .nothing, .readNewestSwap:
             return .read
+        case .unusable:
+            return .unanswered
         case .refuse:
             return .refused
         case .stop(let fault):
             return .stopped(fault)
+        case .shownAtUnknownTime(let frame):
+            // (Shown, but when is not known: not a time the pacing could take or refuse.)
+            if let frame { body(PresentationReport(frame: frame, outcome: .shownAtUnusableTime)) }
+            return .read
         case .shown(let frame, let monotonic, let ustNanoseconds, let msc, let missed):
             // (A swap made too long ago to remember its frame has no one to report to.)
             guard let frame else { return .read }

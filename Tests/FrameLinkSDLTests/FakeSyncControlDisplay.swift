@@ -20,12 +20,17 @@ final class FakeSyncControlDisplay {
     var latchMargin: Int64 = 0
     var ustNanoseconds: Int64 = 1_000
     var ustOffset: Int64 = 0
+    /// The wall clock's lead over `CLOCK_MONOTONIC`: `ustOffset` unless set (a UST on the wall clock).
+    var wallClockOffset: Int64?
     /// The SBC before the first swap (swaps made before the test).
     var baseSBC: Int64 = 0
     /// Swaps counted that nobody made (another client swapping the window): added to the SBC.
     var foreignSwaps: Int64 = 0
     /// The clock: `CLOCK_MONOTONIC` nanoseconds.
     let now: () -> Int64
+    /// Waits until a time on that clock (`glXWaitForSbcOML(0)` blocks until every swap is shown),
+    /// or `nil` to answer at once.
+    var waitUntil: ((Int64) -> Void)?
 
     /// When and at which refresh each swap made is shown, in order.
     private(set) var shown: [(time: Int64, msc: Int64)] = []
@@ -62,8 +67,9 @@ final class FakeSyncControlDisplay {
         return .init(ust: ust(ofTime: refreshTime(refresh)), msc: refresh, sbc: baseSBC + foreignSwaps + completed)
     }
 
-    /// `glXWaitForSbcOML` for a count reached (or 0: every swap made, taken as completed).
+    /// `glXWaitForSbcOML` for a count reached, or 0: every swap made (waiting with `waitUntil`).
     func newestSwap(target: Int64) -> _SyncControlLedger.Values? {
+        if target == 0, let last = shown.last, last.time > now() { waitUntil?(last.time) }
         let done = completed
         guard target == 0 || target <= baseSBC + foreignSwaps + done else { return nil }
         guard done > 0 else { return .init(ust: 0, msc: 0, sbc: baseSBC + foreignSwaps) }
@@ -75,17 +81,16 @@ final class FakeSyncControlDisplay {
     func readClock(_ id: Int32) -> Int64? {
         switch id {
         case Int32(CLOCK_MONOTONIC): now()
-        case Int32(CLOCK_REALTIME): now() + ustOffset
+        case Int32(CLOCK_REALTIME): now() + (wallClockOffset ?? ustOffset)
         default: nil
         }
     }
 
     /// The readers a `_GLXSyncControl` takes.
-    func readers(rate: (numerator: Int32, denominator: Int32)? = nil) -> _GLXSyncControl.Readers {
+    func readers() -> _GLXSyncControl.Readers {
         _GLXSyncControl.Readers(
             latestRefresh: { [self] in latestRefresh() },
             newestSwap: { [self] target in newestSwap(target: target) },
-            refreshRate: { rate },
             clock: { [self] id in readClock(id) })
     }
 }

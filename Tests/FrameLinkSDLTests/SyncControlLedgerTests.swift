@@ -1,3 +1,4 @@
+import CFrameLinkSDLShims
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
             Issue.record("refused: \(opening)")
             return
         }
-        #expect(ledger.clock.clockID == clockID)
+        #expect(ledger.ustClock.clockID == clockID)
         #expect(ledger.nanosecondsPerUnit == unit)
         #expect(ledger.baseSBC == 7)
     }
@@ -68,8 +69,9 @@ import Testing
         (Values(ust: (bootTime - 2_100_000_000) / 1_000, msc: 1, sbc: 0), .unknownClock),
         (Values(ust: 0, msc: 0, sbc: 0), .unknownClock),
         (Values(ust: Int64.max, msc: 0, sbc: 0), .unknownClock),
-        (Values(ust: bootTime / 1_000, msc: -1, sbc: 0), .countersWentBack),
-        (Values(ust: bootTime / 1_000, msc: 1, sbc: -5), .countersWentBack),
+        (Values(ust: bootTime / 1_000, msc: -1, sbc: 0), .countOutOfRange),
+        (Values(ust: bootTime / 1_000, msc: 1, sbc: -5), .countOutOfRange),
+        (Values(ust: bootTime / 1_000, msc: 1, sbc: Int64.max - 3), .countOutOfRange),
     ])
     func readingsThatFitNoClockAreRuledOut(opening: Values, fault: PresentationFeedback.SyncControlFault) {
         let time = VirtualTime(Self.bootTime)
@@ -121,9 +123,11 @@ import Testing
         #expect(ledger.swapsInFlight == 0)
     }
 
-    /// Counters that go back, and a swap count beyond the swaps made, end the feedback; a time that
-    /// does not fit the clock is refused and the next reading is taken.
-    @Test func brokenRulesStopTheFeedbackAndUnfitTimesAreRefused() throws {
+    /// A swap count that goes back or beyond the swaps made ends the feedback; a latest refresh
+    /// whose time does not fit the clock now is no reading; a refresh count that goes back is a
+    /// counter that restarted (no missed count across it); a newest swap at a refresh after the
+    /// latest read (DRI2 answers with the server's newest) is taken when its time fits.
+    @Test func brokenRulesStopTheFeedbackAndUnfitTimesAreNoReading() throws {
         let time = VirtualTime(Self.bootTime)
         let display = FakeSyncControlDisplay(period: 16_666_667, firstRefresh: Self.bootTime - 1_000_000) { time.now }
         var ledger = try Self.ledger(on: display)
@@ -131,31 +135,53 @@ import Testing
         display.swap()
         time.now += 20_000_000
         var latest = display.latestRefresh()
-        // A refresh time 5 ms in the future, then one 3 s old: refused, nothing changes.
+        // A refresh time 5 ms in the future, then one 3 s old, then UST 0: no reading, nothing changes.
         let nowInMicroseconds = time.now / 1_000
-        #expect(ledger.latestRefreshRead(Values(ust: nowInMicroseconds + 5_000, msc: latest.msc, sbc: 1)) == .refuse)
-        #expect(
-            ledger.latestRefreshRead(Values(ust: nowInMicroseconds - 3_000_000, msc: latest.msc, sbc: 1)) == .refuse)
-        #expect(ledger.latestRefreshRead(latest) == .readNewestSwap(target: 1))
-        // The newest swap at a refresh later than the latest read: the counters disagree.
+        for ust in [nowInMicroseconds + 5_000, nowInMicroseconds - 3_000_000, 0] {
+            #expect(ledger.latestRefreshRead(Values(ust: ust, msc: latest.msc, sbc: 1)) == .unusable)
+        }
+        // Refresh counts beyond any display's.
         var copy = ledger
-        #expect(copy.newestSwapRead(Values(ust: latest.ust, msc: latest.msc + 1, sbc: 1)) == .stop(.countersWentBack))
+        #expect(copy.latestRefreshRead(Values(ust: latest.ust, msc: 1 << 60, sbc: 1)) == .stop(.countOutOfRange))
         #expect(copy.latestRefreshRead(latest) == .nothing, "a stopped ledger reads nothing more")
-        #expect(copy.state == .stopped(.countersWentBack))
+        #expect(copy.state == .stopped(.countOutOfRange))
+        #expect(ledger.latestRefreshRead(latest) == .readNewestSwap(target: 1))
+        // The newest swap at a refresh after the latest read, at a time that fits: taken.
+        copy = ledger
+        let later = Values(ust: latest.ust + 16_667, msc: latest.msc + 1, sbc: 1)
+        time.now += 16_667_000
+        guard case .shown(1, _, _, let msc, _) = copy.newestSwapRead(later) else {
+            Issue.record("a newest swap after the latest refresh read is not taken")
+            return
+        }
+        #expect(msc == later.msc)
+        time.now -= 16_667_000
         // Two swaps counted where the host made one.
         copy = ledger
         #expect(copy.latestRefreshRead(Values(ust: latest.ust, msc: latest.msc, sbc: 2)) == .stop(.swapNotMade))
-        // The refresh count going back.
-        copy = ledger
-        #expect(
-            copy.latestRefreshRead(Values(ust: latest.ust, msc: latest.msc - 1, sbc: 1)) == .stop(.countersWentBack))
         // The swap count going back, once a swap was read.
         guard case .shown = ledger.newestSwapRead(try #require(display.newestSwap(target: 1))) else {
             Issue.record("the swap is not shown")
             return
         }
         latest = display.latestRefresh()
-        #expect(ledger.latestRefreshRead(Values(ust: latest.ust, msc: latest.msc, sbc: 0)) == .stop(.countersWentBack))
+        copy = ledger
+        #expect(copy.latestRefreshRead(Values(ust: latest.ust, msc: latest.msc, sbc: 0)) == .stop(.countersWentBack))
+        // The refresh count going back: a restart, read on.
+        ledger.swapWillBegin(frame: 2)
+        #expect(latest.msc > 0)
+        #expect(ledger.latestRefreshRead(Values(ust: latest.ust, msc: 0, sbc: 1)) == .nothing)
+        time.now += 16_667_000
+        #expect(
+            ledger.latestRefreshRead(Values(ust: latest.ust + 16_667, msc: 1, sbc: 2)) == .readNewestSwap(target: 2))
+        guard
+            case .shown(2, _, _, 1, let missed) = ledger.newestSwapRead(
+                Values(ust: latest.ust + 16_667, msc: 1, sbc: 2))
+        else {
+            Issue.record("the swap after a counter restart is not shown")
+            return
+        }
+        #expect(missed == nil, "no missed count across a restart")
     }
 
     /// A swap still in flight when the ledger opened (opening did not wait for it) shifts every
@@ -235,6 +261,77 @@ import Testing
         }
         #expect(shown == display.shown[0].time / 1_000 * 1_000)
         #expect(msc == display.shown[0].msc)
+    }
+
+    /// A run's start waits for every swap and takes the count afresh: swaps the game made itself
+    /// since (two here) are not the host's, and the host's next swap is reported with its own
+    /// frame; a count below the swaps the host made ends the feedback.
+    @Test func resynchronizingTakesTheGamesOwnSwapsOut() throws {
+        let time = VirtualTime(Self.bootTime)
+        let display = FakeSyncControlDisplay(period: 16_666_667, firstRefresh: Self.bootTime - 1_000_000) { time.now }
+        display.waitUntil = { time.now = max(time.now, $0) }
+        var ledger = try Self.ledger(on: display)
+        for frame in 1...Int64(3) {
+            ledger.swapWillBegin(frame: frame)
+            display.swap()
+            time.now += 16_666_667
+            if case .readNewestSwap(let target) = ledger.latestRefreshRead(display.latestRefresh()) {
+                _ = ledger.newestSwapRead(try #require(display.newestSwap(target: target)))
+            }
+        }
+        // The game's own two swaps (the fake counts them as made by nobody it knows).
+        display.swap()
+        display.swap()
+        _ = try #require(display.newestSwap(target: 0))
+        var broken = ledger
+        #expect(ledger.resynchronize(drained: display.latestRefresh()) == .nothing)
+        #expect(ledger.baseSBC == display.baseSBC + 2)
+        ledger.swapWillBegin(frame: 40)
+        display.swap()
+        time.now = display.shown.last!.time + 1_000_000
+        let target = try #require(
+            { if case .readNewestSwap(let target) = $0 { target } else { nil } }(
+                ledger.latestRefreshRead(display.latestRefresh())))
+        guard
+            case .shown(40, let shown, _, _, _) = ledger.newestSwapRead(
+                try #require(display.newestSwap(target: target)))
+        else {
+            Issue.record("the host's swap after the game's is not reported as its own")
+            return
+        }
+        #expect(shown == display.shown.last!.time / 1_000 * 1_000)
+        // A drained count below the host's swaps.
+        var drained = display.latestRefresh()
+        drained.sbc = broken.baseSBC + broken.swapsMade - 1
+        #expect(broken.resynchronize(drained: drained) == .stop(.countersWentBack))
+    }
+
+    /// The host reads GLX only where the X server offers the extension and is not Xwayland.
+    @MainActor
+    @Test func theHostReadsGLXOnlyWhereItCanBeTrue() {
+        var opened = 0
+        for (status, isXwayland, expected) in [
+            (CFrameLinkSDLShims_offersSyncControl, false, "opened"),
+            (CFrameLinkSDLShims_offersSyncControl, true, "xwayland"),
+            (CFrameLinkSDLShims_noSyncControl, false, "without"),
+            (CFrameLinkSDLShims_noOpenGL, false, "notWayland"),
+            (CFrameLinkSDLShims_notX11, true, "notWayland"),
+        ] {
+            let opening = SDLHost.syncControlOpening(status: status, isXwayland: isXwayland) {
+                opened += 1
+                return .absent(.glxSyncControlUnusable(.noReading))
+            }
+            let found: String =
+                switch opening {
+                case .absent(.glxSyncControlUnusable(.noReading)): "opened"
+                case .absent(.glxSyncControlUnusable(.xwayland)): "xwayland"
+                case .absent(.glxWithoutSyncControl): "without"
+                case .absent(.notWayland): "notWayland"
+                default: "\(opening)"
+                }
+            #expect(found == expected, "\(status) xwayland \(isXwayland)")
+        }
+        #expect(opened == 1)
     }
 
     /// A swap older than the frames remembered is shown with no frame (nobody to report to).

@@ -48,9 +48,9 @@ int CFrameLinkSDLShims_readSyncValues(void *window, CFrameLinkSDLShims_SyncValue
 /// `targetSBC` is negative.
 int CFrameLinkSDLShims_waitForSwap(void *window, long long targetSBC, CFrameLinkSDLShims_SyncValues *values);
 
-/// glXGetMscRateOML for `window`: the display's refresh rate as `numerator / denominator` Hz.
-/// Returns 1 with both filled, 0 when GLX cannot answer.
-int CFrameLinkSDLShims_readRefreshRate(void *window, int *numerator, int *denominator);
+/// Whether the X server of `window` (an `SDL_Window *` on X11) is Xwayland: it lists the
+/// XWAYLAND extension (Xwayland 21.1 and later). 0 for another X server or driver.
+int CFrameLinkSDLShims_isXwayland(void *window);
 
 /// The descriptor of the X server connection of `window` (an `SDL_Window *` on SDL's X11 driver),
 /// readable when events arrive: `ConnectionNumber` of SDL's `Display`. -1 for another driver.
