@@ -25,7 +25,9 @@ public struct PresentationReport: Sendable, Equatable {
         case discarded
         /// The compositor said it was shown, at a time that cannot be true or cannot be converted
         /// to the loop's clock (nanoseconds past a second, a clock that stopped being readable, a
-        /// time before the loop began): the time is not used.
+        /// time before the loop began), or without a time (`GLX_OML_sync_control` times only the
+        /// newest swap completed when it is read, and not a swap that went out without waiting for
+        /// a refresh): the time is not used.
         case shownAtUnusableTime
         /// The host closed before the compositor answered.
         case unanswered

@@ -1,6 +1,10 @@
 internal import CFrameLinkSDLShims
 @_spi(FrameSourceImplementation) internal import FrameLink
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension SDLHost {
     /// Whether a host with a display asks the compositor when its frames reach the screen (true by
     /// default; set it before creating the host). Headless hosts never do.
@@ -42,10 +46,11 @@ extension SDLHost {
         if let readers = Self.syncControlReadersForTesting {
             opening = _GLXSyncControl.open(readers: readers)
         } else {
+            let waylandDisplay = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
             opening = Self.syncControlOpening(
                 status: CFrameLinkSDLShims_syncControlStatus(pointer),
-                isXwayland: CFrameLinkSDLShims_isXwayland(pointer) == 1
-            ) { _GLXSyncControl.open(sdlWindow: window) }
+                isXwayland: { Self.isXwayland(window: pointer, waylandDisplay: waylandDisplay) },
+                open: { _GLXSyncControl.open(sdlWindow: window) })
         }
         switch opening {
         case .bound(let syncControl):
@@ -60,14 +65,22 @@ extension SDLHost {
     /// except on Xwayland, whose counts are the Wayland compositor's frame callbacks and whose
     /// times are when they arrived, not a display's refreshes.
     static func syncControlOpening(
-        status: CFrameLinkSDLShims_Status, isXwayland: Bool, open: () -> _GLXSyncControl.Opening
+        status: CFrameLinkSDLShims_Status, isXwayland: () -> Bool, open: () -> _GLXSyncControl.Opening
     ) -> _GLXSyncControl.Opening {
         switch status {
-        case CFrameLinkSDLShims_offersSyncControl where isXwayland: .absent(.glxSyncControlUnusable(.xwayland))
+        case CFrameLinkSDLShims_offersSyncControl where isXwayland(): .absent(.glxSyncControlUnusable(.xwayland))
         case CFrameLinkSDLShims_offersSyncControl: open()
         case CFrameLinkSDLShims_noSyncControl: .absent(.glxWithoutSyncControl)
         default: .absent(.notWayland)
         }
+    }
+
+    /// Whether the window's X server is (or may be) Xwayland: it lists the XWAYLAND extension
+    /// (Xwayland 21.1 and later), or the session is a Wayland one (`WAYLAND_DISPLAY` set: SDL chose
+    /// X11 on a Wayland desktop, where the X server is Xwayland unless the game runs a nested X
+    /// server, for which GLX is then not read either: the safe side).
+    static func isXwayland(window: UnsafeMutableRawPointer?, waylandDisplay: String?) -> Bool {
+        CFrameLinkSDLShims_isXwayland(window) == 1 || !(waylandDisplay ?? "").isEmpty
     }
 
     /// Before a run: GLX's count of swaps is made to agree with the host's again, waiting for the
@@ -75,9 +88,11 @@ extension SDLHost {
     /// window itself since the last run.
     func resynchronizePresentationFeedback() {
         guard let syncControl = glxSyncControl else { return }
-        if case .stopped(let fault) = syncControl.resynchronize() {
-            endPresentationFeedback(.glxSyncControlUnusable(fault))
+        var untrue = false
+        let collection = syncControl.resynchronize(epochNanoseconds: source.epochNanoseconds) { report in
+            if takeIn(report) { untrue = true }
         }
+        finishSyncControlCollection(collection, of: syncControl, untrue: untrue)
     }
 
     /// Readings a test gives in place of GLX's, for hosts opened while it is set (GLX_OML_sync_control
@@ -166,6 +181,16 @@ extension SDLHost {
         let collection = syncControl.collect(epochNanoseconds: source.epochNanoseconds) { report in
             if takeIn(report) { untrue = true }
         }
+        finishSyncControlCollection(collection, of: syncControl, untrue: untrue)
+    }
+
+    /// Acts on what a GLX collection came to: a time not used counts as refused, a broken rule
+    /// ends the feedback, and swaps that go out without waiting for a refresh (vsync off, adaptive
+    /// vsync under load) pause it until one is shown at a refresh again.
+    private func finishSyncControlCollection(
+        _ collection: _GLXSyncControl.Collection, of syncControl: _GLXSyncControl, untrue: Bool
+    ) {
+        var untrue = untrue
         switch collection {
         case .read, .unanswered:
             break
@@ -176,7 +201,19 @@ extension SDLHost {
             endPresentationFeedback(.glxSyncControlUnusable(fault))
             return
         }
-        if untrue { endPresentationFeedback(.untrueTimes(refusedInARow: _FeedbackRequests.refusedReportLimit)) }
+        if untrue {
+            endPresentationFeedback(.untrueTimes(refusedInARow: _FeedbackRequests.refusedReportLimit))
+            return
+        }
+        let paused = PresentationFeedback.none(.glxSyncControlUnusable(.swapsDoNotWaitForRefresh))
+        if syncControl.showsAtUnknownTimes, presentationFeedback.isAvailable {
+            presentationFeedback = paused
+            source.presentationFeedbackStopped()
+            updatePacingNote()
+        } else if !syncControl.showsAtUnknownTimes, presentationFeedback == paused {
+            presentationFeedback = currentFeedback
+            updatePacingNote()
+        }
     }
 
     /// Hands one report to the pacing (while its reports go there) and to
@@ -212,6 +249,9 @@ extension SDLHost {
     /// are taken in, and the frames still waiting are reported unanswered.
     func closePresentationFeedback() {
         waylandPresentation?.abandonPending(epochNanoseconds: source.epochNanoseconds) { report in
+            presentationReportHandler?(report)
+        }
+        glxSyncControl?.abandonPending(epochNanoseconds: source.epochNanoseconds) { report in
             presentationReportHandler?(report)
         }
         waylandPresentation?.close()

@@ -195,7 +195,8 @@ public final class SDLHost {
     /// Called with each frame's presentation feedback as the compositor's answer arrives (usually
     /// a frame or two after its present), after the pacing has taken it in: when it was shown,
     /// the refreshes missed before it, or that it was discarded. Only a host with
-    /// ``presentationFeedback`` calls it.
+    /// ``presentationFeedback`` calls it. It runs inside a frame: it may close the host, not run
+    /// it (``run(frames:)`` from inside a frame stops the program, saying so).
     public var presentationReportHandler: (@MainActor (PresentationReport) -> Void)?
 
     /// The binding of presentation-time, while the host has one.
@@ -391,6 +392,10 @@ public final class SDLHost {
     /// swaps the game made itself between runs are told from the host's.
     public func run() {
         guard isOpen else { return }
+        precondition(
+            !loop.isRunning,
+            "SDLHost.run was called while the host's loop runs (from a handler or a presentation report); "
+                + "return from the handler instead: the loop goes on, or call loop.stop() to end it")
         resynchronizePresentationFeedback()
         loop.run()
     }
@@ -404,6 +409,10 @@ public final class SDLHost {
     /// does.
     public func run(frames: Int) {
         guard isOpen, frames > 0 else { return }
+        precondition(
+            !loop.isRunning,
+            "SDLHost.run was called while the host's loop runs (from a handler or a presentation report); "
+                + "return from the handler instead: the loop goes on, or call loop.stop() to end it")
         resynchronizePresentationFeedback()
         loop.run(frames: frames)
     }

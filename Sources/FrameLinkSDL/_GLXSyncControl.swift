@@ -105,26 +105,57 @@ final class _GLXSyncControl {
         ledger.swapWillBegin(frame: frame)
     }
 
+    /// Whether reports are being handed to a `collect` or `resynchronize` body now.
+    private var isDelivering = false
+
+    /// Whether the next collection must first resynchronize (a drain that failed at a run's
+    /// start): until one succeeds, the counts cannot be trusted and nothing is reported.
+    private(set) var needsResynchronization = false
+
+    /// Whether the last ``_SyncControlLedger/unknownTimeLimit`` swaps in a row went out without
+    /// waiting for a refresh (vsync off, or adaptive vsync under sustained load): the host pauses
+    /// the feedback until one is shown at a refresh again.
+    var showsAtUnknownTimes: Bool { ledger.unknownInARow >= _SyncControlLedger.unknownTimeLimit }
+
     /// Waits for every swap made on the window to complete (at most a refresh or two; a second for
-    /// a window the X server times without a display), then takes the swaps counted beyond the
-    /// host's as made by the game itself: called when a run begins, so that a game's own swaps
-    /// between two runs (an adopted window's loading screen) do not shift the host's count.
-    func resynchronize() -> Collection {
-        guard readers.newestSwap(0) != nil, let drained = readers.latestRefresh() else {
+    /// a window the X server times without a display), reports the newest when it is the host's,
+    /// then takes the swaps counted beyond the host's as made by the game itself: called when a
+    /// run begins, so that a game's own swaps between two runs (an adopted window's loading
+    /// screen) do not shift the host's count. A drain that fails is tried again at the next
+    /// collection, and nothing is reported until one succeeds.
+    func resynchronize(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
+        guard let newest = readers.newestSwap(0), let drained = readers.latestRefresh() else {
+            needsResynchronization = true
             unansweredFrames += 1
             return .unanswered
         }
-        switch ledger.resynchronize(drained: drained) {
-        case .stop(let fault): return .stopped(fault)
-        case .unusable: return .unanswered
-        default: return .read
-        }
+        needsResynchronization = false
+        // (The host's swaps in flight: shown by now, each at a time GLX gives only for the newest.)
+        var inFlight = ledger.framesInFlight
+        let action = ledger.resynchronize(drained: drained, newestSwap: newest)
+        if case .shown(let frame?, _, _, _, _) = action { inFlight.removeAll { $0 == frame } }
+        if case .shownAtUnknownTime(let frame?) = action { inFlight.removeAll { $0 == frame } }
+        if case .stop = action { inFlight.removeAll() }
+        for frame in inFlight { body(PresentationReport(frame: frame, outcome: .shownAtUnusableTime)) }
+        let collection = take(action, epochNanoseconds: epochNanoseconds, body)
+        unansweredFrames = collection == .unanswered ? unansweredFrames + 1 : 0
+        return collection
+    }
+
+    /// Takes in what completed without waiting, then hands each frame still in flight to `body`
+    /// as ``PresentationReport/Outcome/unanswered`` (the host is closing).
+    func abandonPending(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) {
+        // (A host closed by a report handler, while reports are handed over, reports no more.)
+        guard !isDelivering else { return }
+        if !needsResynchronization { _ = collect(epochNanoseconds: epochNanoseconds, body) }
+        for frame in ledger.framesInFlight { body(PresentationReport(frame: frame, outcome: .unanswered)) }
     }
 
     /// Reads what completed since the last collection and hands a report of the newest swap
     /// shown to `body`, with its shown time on the timeline whose zero is `epochNanoseconds` on
     /// `CLOCK_MONOTONIC` (the loop's).
     func collect(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
+        if needsResynchronization { return resynchronize(epochNanoseconds: epochNanoseconds, body) }
         let collection = read(epochNanoseconds: epochNanoseconds, body)
         unansweredFrames = collection == .unanswered ? unansweredFrames + 1 : 0
         return collection
@@ -144,7 +175,18 @@ final class _GLXSyncControl {
             return .stopped(fault)
         case .readNewestSwap(let target):
             guard let newest = readers.newestSwap(target) else { return .unanswered }
-            return take(ledger.newestSwapRead(newest), epochNanoseconds: epochNanoseconds, body)
+            let before = ledger.completedSwaps
+            let action = ledger.newestSwapRead(newest)
+            switch action {
+            case .shown, .shownAtUnknownTime:
+                // (Swaps completed before the newest: shown, at times GLX gives only for the newest.)
+                ledger.forEachFrame(after: before, before: ledger.completedSwaps) { frame in
+                    body(PresentationReport(frame: frame, outcome: .shownAtUnusableTime))
+                }
+            default:
+                break
+            }
+            return take(action, epochNanoseconds: epochNanoseconds, body)
         }
     }
 
@@ -152,6 +194,8 @@ final class _GLXSyncControl {
     private func take(
         _ action: _SyncControlLedger.Action, epochNanoseconds: Int64, _ body: (PresentationReport) -> Void
     ) -> Collection {
+        isDelivering = true
+        defer { isDelivering = false }
         switch action {
         case .nothing, .readNewestSwap:
             return .read

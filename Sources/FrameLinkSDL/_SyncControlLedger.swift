@@ -24,17 +24,17 @@
 ///   the ledger opened (a window on no display answers UST 0), of any age (a swap shown before an
 ///   idle loop slept is reported when it wakes). A swap shown before it was made was not shown then:
 ///   it went out at once without waiting for a refresh (adaptive vsync late, or vsync off) and GLX
-///   gives the refresh before it (``Action/shownAtUnknownTime(frame:)``); ``unknownTimeLimit`` in
-///   a row end the feedback. One shown more than a refresh before it was made cannot be this swap
+///   gives the refresh before it (``Action/shownAtUnknownTime(frame:)``; DRI2 says UST 0);
+///   ``unknownTimeLimit`` in a row pause the feedback until one is shown at a refresh again. One shown more than a refresh before it was made cannot be this swap
 ///   at all: the count is not the host's (the game swapped the window itself), and the feedback
 ///   ends. Swaps the game makes itself between two runs are found when the next run begins
 ///   (``resynchronize(drained:)``); one made during a run, while a swap of the host's is always in
 ///   flight, cannot be told from the host's, and shifts the reports by a swap.
 /// - **Missed refreshes** are the MSC step less one between two consecutive swaps, when the step
-///   is one the time between them allows (``shortestRefreshPeriod``); a larger one is a counter
-///   that jumped.
-/// - **The refresh period** is measured from the refreshes read (their UST over their MSC, since
-///   the rate last changed), not taken from the screen's mode line.
+///   is one the time between them allows at the measured period (or ``shortestRefreshPeriod``
+///   before one is measured); a larger one is a counter that jumped.
+/// - **The refresh period** is measured from the refreshes read (`_RefreshPeriodMeter`), not taken
+///   from the screen's mode line.
 struct _SyncControlLedger {
     /// One reading: a UST, an MSC and an SBC, as GLX gives them.
     struct Values: Equatable {
@@ -47,31 +47,31 @@ struct _SyncControlLedger {
     /// (`_FeedbackRequests.unansweredFrameLimit`); a swap older than that is shown without a report.
     static let rememberedSwaps = 64
 
-    /// The largest count taken: 2⁵², 2.4 million years of refreshes at 60 Hz, and far from
-    /// overflowing when swaps are added to it. A larger count is not one (a driver's placeholder).
+    /// The largest count taken when the ledger opens: 2⁵², 2.4 million years of refreshes at 60 Hz.
+    /// A larger count is not one (a driver's placeholder).
     static let largestCount: Int64 = 1 << 52
+
+    /// The largest count taken later: 2⁶⁰, so far above any opening's that a session never reaches
+    /// it, and far enough below `Int64.max` that no difference or sum of counts overflows.
+    static let countLimit: Int64 = 1 << 60
 
     /// How far a swap's shown time may be before the moment the host made it and still count as
     /// shown after it: 20 µs, what a UST truncated to its unit and two clock conversions (the
     /// made time is read on `CLOCK_MONOTONIC`, the UST converted to it) can disagree by.
     static let madeTimeAllowance: Int64 = 20_000
 
-    /// The shortest refresh period: 1 ms, the fastest display `FrameRate` takes (1,000 Hz). An MSC
-    /// step larger than the time between two swaps allows at that rate is a counter that jumped.
+    /// The shortest refresh period: 1 ms, the fastest display `FrameRate` takes (1,000 Hz): the
+    /// period an MSC step is judged by before one is measured, or while the rate is variable.
     static let shortestRefreshPeriod: Int64 = 1_000_000
 
     /// The longest refresh period: 1 s, the X server's stand-in refresh for a window on no display
     /// (the bound used before a period is measured).
     static let longestRefreshPeriod: Int64 = 1_000_000_000
 
-    /// How far a refresh period read between two refreshes may differ from the measured one before
-    /// the rate counts as changed and is measured afresh: 1 %. The period read over one refresh
-    /// is within a microsecond (the UST's unit) of the true one, 0.01 % at 100 Hz.
-    static let rateChangeShare = 0.01
-
     /// How many swaps in a row may be shown before they were made (they went out without waiting
-    /// for a refresh) before the feedback ends: 64, as many frames as may wait unanswered. With
-    /// vsync off every swap does; with adaptive vsync only the late ones.
+    /// for a refresh) before the host pauses the feedback: 64, as many frames as may wait
+    /// unanswered. With vsync off every swap does; with adaptive vsync the late ones, and under
+    /// sustained load every one until the game catches up, when the feedback resumes.
     static let unknownTimeLimit = 64
 
     /// Why the readings cannot be used.
@@ -131,17 +131,17 @@ struct _SyncControlLedger {
     private(set) var swapsMade: Int64 = 0
     /// The latest refresh read.
     private var latest: Values
-    /// The refresh the period is measured from (the first read since the rate last changed), in
-    /// nanoseconds of the UST's clock and its MSC.
-    private var periodAnchor: (nanoseconds: Int64, msc: Int64)?
-    /// The refresh period measured from the refreshes read, once two have been.
-    private(set) var refreshPeriod: Int64?
+    /// The refresh period, measured from the refreshes read.
+    private var periodMeter = _RefreshPeriodMeter()
+    /// The display's refresh period, once two refreshes have been read and while it is steady.
+    var refreshPeriod: Int64? { periodMeter.period }
     /// The frames of the last ``rememberedSwaps`` swaps, by swap number modulo the count.
     private var frames: [Int64]
     /// When each of those swaps was made (`CLOCK_MONOTONIC`), likewise.
     private var madeAt: [Int64]
-    /// Swaps in a row shown before they were made.
-    private var unknownInARow = 0
+    /// Swaps in a row shown at no known time (the host pauses the feedback at
+    /// ``unknownTimeLimit``).
+    private(set) var unknownInARow = 0
 
     private(set) var state: State
 
@@ -175,7 +175,7 @@ struct _SyncControlLedger {
         self.frames = Array(repeating: 0, count: Self.rememberedSwaps)
         self.madeAt = Array(repeating: 0, count: Self.rememberedSwaps)
         self.state = .reading(completed: opening.sbc, lastShown: nil)
-        periodAnchor = ustClock.nanoseconds(of: opening.ust).map { ($0, opening.msc) }
+        if let time = ustClock.nanoseconds(of: opening.ust) { periodMeter.note(.init(time: time, msc: opening.msc)) }
     }
 
     /// The UST's unit (nanoseconds per unit).
@@ -207,27 +207,13 @@ struct _SyncControlLedger {
     }
 
     /// Takes `values` as the latest refresh: a counter that went back restarted (no missed count
-    /// across it, the period measured afresh); a period read since the last refresh that differs
-    /// from the measured one by more than ``rateChangeShare`` is a new rate, measured afresh.
+    /// across it, the period measured afresh).
     private mutating func noteRefresh(_ values: Values) {
         if values.msc < latest.msc, case .reading(let completed, _) = state {
             state = .reading(completed: completed, lastShown: nil)
-            periodAnchor = nil
+            periodMeter.restart()
         }
-        if let time = ustClock.nanoseconds(of: values.ust) {
-            if let previous = ustClock.nanoseconds(of: latest.ust), values.msc > latest.msc, let refreshPeriod {
-                let step = Double(time - previous) / Double(values.msc - latest.msc)
-                if abs(step - Double(refreshPeriod)) > Double(refreshPeriod) * Self.rateChangeShare {
-                    periodAnchor = (previous, latest.msc)
-                }
-            }
-            if let anchor = periodAnchor, values.msc > anchor.msc {
-                let period = (time - anchor.nanoseconds) / (values.msc - anchor.msc)
-                if (Self.shortestRefreshPeriod...Self.longestRefreshPeriod).contains(period) { refreshPeriod = period }
-            } else if periodAnchor == nil {
-                periodAnchor = (time, values.msc)
-            }
-        }
+        if let time = ustClock.nanoseconds(of: values.ust) { periodMeter.note(.init(time: time, msc: values.msc)) }
         latest = values
     }
 
@@ -236,7 +222,10 @@ struct _SyncControlLedger {
         guard case .reading(let completed, let lastShown) = state else { return .nothing }
         if let fault = fault(of: values, completed: completed) { return stop(fault) }
         guard values.sbc > completed else { return .nothing }
-        // (A window on no display answers UST 0: not a time after the opening.)
+        if values.ust == 0 {
+            // (DRI2 completes a blit, vsync off or on no display, with UST 0: shown, at no time.)
+            return shownAtUnknownTime(values, frame: frame(ofSBC: values.sbc))
+        }
         guard values.ust >= openingUST else { return .refuse }
         if values.msc > latest.msc {
             // (DRI2 answers with the server's newest swap: a refresh passed since the latest read.)
@@ -255,21 +244,19 @@ struct _SyncControlLedger {
         let frame = remembered ? frames[slot] : nil
         if remembered, shown + Self.madeTimeAllowance < madeAt[slot] {
             // Shown before it was made: not at that refresh, or not this swap.
-            if madeAt[slot] - shown > (refreshPeriod ?? Self.longestRefreshPeriod) + Self.madeTimeAllowance {
-                return stop(.shownBeforeMade)
-            }
-            unknownInARow += 1
-            if unknownInARow >= Self.unknownTimeLimit { return stop(.swapsDoNotWaitForRefresh) }
-            state = .reading(completed: values.sbc, lastShown: nil)
-            return .shownAtUnknownTime(frame: frame)
+            let period = periodMeter.measured ?? Self.longestRefreshPeriod
+            if madeAt[slot] - shown > period + Self.madeTimeAllowance { return stop(.shownBeforeMade) }
+            return shownAtUnknownTime(values, frame: frame)
         }
         unknownInARow = 0
         var missed: Int?
         if let lastShown, lastShown.sbc == values.sbc - 1, values.msc > lastShown.msc {
+            // (A step the time between the two swaps does not allow at the display's period is a
+            // counter that jumped: no count.)
             let step = values.msc - lastShown.msc
-            if step <= max(0, shown - lastShown.monotonicNanoseconds) / Self.shortestRefreshPeriod + 1 {
-                missed = Int(step - 1)
-            }
+            let period = periodMeter.measured ?? Self.shortestRefreshPeriod
+            let elapsed = max(0, shown - lastShown.monotonicNanoseconds)
+            if step <= (elapsed + period / 2) / period + 1 { missed = Int(step - 1) }
         }
         state = .reading(
             completed: values.sbc, lastShown: Shown(sbc: values.sbc, msc: values.msc, monotonicNanoseconds: shown))
@@ -282,25 +269,82 @@ struct _SyncControlLedger {
     /// (`glXWaitForSbcOML(0)`), as the count's new base: the swaps counted beyond the host's were
     /// made by the game itself (an adopted window swapped between two runs), and the host's next
     /// swap is the one after them. Fewer than the host made is a count that is not the host's.
-    mutating func resynchronize(drained: Values) -> Action {
+    /// With no swap of the game's, the newest (`newestSwap`, the drain's own answer) is the host's
+    /// last, and its report is the action; the counts are taken afresh even when the latest
+    /// refresh's time is not usable now (``Action/unusable``).
+    mutating func resynchronize(drained: Values, newestSwap: Values?) -> Action {
         guard case .reading(let completed, _) = state else { return .nothing }
-        if drained.msc < 0 || drained.msc > Self.largestCount || drained.sbc > Self.largestCount {
+        if drained.msc < 0 || drained.msc > Self.countLimit || drained.sbc > Self.countLimit {
             return stop(.countOutOfRange)
         }
         if drained.sbc < completed || drained.sbc < baseSBC + swapsMade { return stop(.countersWentBack) }
-        guard let now = clock.read(ustClock.clockID), ustClock.age(of: drained.ust, now: now) != nil else {
-            return .unusable
+        var usable = false
+        if let now = clock.read(ustClock.clockID) { usable = ustClock.age(of: drained.ust, now: now) != nil }
+        var action = Action.nothing
+        if drained.sbc == baseSBC + swapsMade {
+            // No swap of the game's: the newest is the host's last, reported as after any swap.
+            if usable, drained.sbc > completed, let newestSwap, newestSwap.sbc == drained.sbc {
+                noteRefresh(drained)
+                action = newestSwapRead(newestSwap)
+                if case .stop = action { return action }
+            }
+        } else {
+            // The game's own swaps: the host's still in flight were shown at times not known here.
+            baseSBC = drained.sbc - swapsMade
+            state = .reading(completed: drained.sbc, lastShown: nil)
         }
-        baseSBC = drained.sbc - swapsMade
-        noteRefresh(drained)
-        state = .reading(completed: drained.sbc, lastShown: nil)
-        return .nothing
+        if case .reading(let read, let lastShown) = state, read < drained.sbc {
+            state = .reading(completed: drained.sbc, lastShown: lastShown)
+        }
+        if usable { noteRefresh(drained) }
+        if case .nothing = action, !usable { return .unusable }
+        return action
+    }
+
+    /// A swap shown at no known time: counted in a row, and no missed count across it.
+    private mutating func shownAtUnknownTime(_ values: Values, frame: Int64?) -> Action {
+        unknownInARow += 1
+        state = .reading(completed: values.sbc, lastShown: nil)
+        return .shownAtUnknownTime(frame: frame)
+    }
+
+    /// The frame of swap `sbc`, if it is the host's and recent enough to remember.
+    private func frame(ofSBC sbc: Int64) -> Int64? {
+        guard sbc > baseSBC, swapsMade - (sbc - baseSBC) < Int64(Self.rememberedSwaps) else { return nil }
+        return frames[Int(sbc % Int64(Self.rememberedSwaps))]
+    }
+
+    /// The swaps read as completed (an SBC).
+    var completedSwaps: Int64 {
+        if case .reading(let completed, _) = state { completed } else { baseSBC + swapsMade }
+    }
+
+    /// Calls `body` with the frame of each of the host's swaps after `first` and before `end`
+    /// (SBCs), oldest first, for those remembered; nothing is allocated.
+    func forEachFrame(after first: Int64, before end: Int64, _ body: (Int64) -> Void) {
+        var sbc = first + 1
+        while sbc < end {
+            if let frame = frame(ofSBC: sbc) { body(frame) }
+            sbc += 1
+        }
+    }
+
+    /// The frames of the swaps made and not yet read as completed, oldest first (those remembered).
+    var framesInFlight: [Int64] {
+        guard case .reading(let completed, _) = state else { return [] }
+        var found: [Int64] = []
+        var sbc = completed + 1
+        while sbc <= baseSBC + swapsMade {
+            if let frame = frame(ofSBC: sbc) { found.append(frame) }
+            sbc += 1
+        }
+        return found
     }
 
     /// The rule `values` breaks, if any: a swap count that goes back, more swaps than the host
     /// made, a refresh count beyond ``largestCount`` or below zero.
     private func fault(of values: Values, completed: Int64) -> Fault? {
-        if values.msc < 0 || values.msc > Self.largestCount { return .countOutOfRange }
+        if values.msc < 0 || values.msc > Self.countLimit { return .countOutOfRange }
         if values.sbc < completed { return .countersWentBack }
         if values.sbc > baseSBC + swapsMade { return .swapNotMade }
         return nil

@@ -326,6 +326,7 @@ enum R13Host {
         SDLHost.syncControlReadersForTesting = readers
         defer { SDLHost.syncControlReadersForTesting = nil }
         let host = try X11Retry.retrying { try SDLHost(title: "FrameLinkSDL GLX review 13", width: 160, height: 120) }
+        SDLHostSyncControlTests.currentHost = host
         guard host.presentsWithGLSwaps else {
             host.close()
             return nil

@@ -32,9 +32,11 @@ final class SDLHostSyncControlTests: XCTestCase {
         var frames: [Int64] = []
     }
 
-    /// A display refreshing at 60 Hz from now, whose swaps are made when the host reads after its
-    /// present (each such reading notes the frame in `swapFrames`; a reading after a drain, at the
-    /// opening or a run's start, follows no swap), with readers for the host.
+    /// The host the test displays' swaps come from (set by ``host(readers:)``).
+    @MainActor static weak var currentHost: SDLHost?
+
+    /// A display refreshing at 60 Hz from now, told of each swap of ``currentHost`` when the host
+    /// next reads (noting its frame in `swapFrames`), with readers for the host.
     @MainActor
     static func display(swapFrames: SwapFrames = SwapFrames()) -> (FakeSyncControlDisplay, _GLXSyncControl.Readers) {
         let display = FakeSyncControlDisplay(period: 16_683_333, firstRefresh: monotonicNow() - 1_000_000) {
@@ -47,23 +49,27 @@ final class SDLHostSyncControlTests: XCTestCase {
             if wait > 0 { usleep(useconds_t(wait / 1_000 + 1)) }
         }
         var readers = display.readers()
-        // A reading right after a drain (`glXWaitForSbcOML(0)`: the opening, a run's start) follows
-        // no swap; every other follows the host's present.
-        var drained = false
-        let newestSwap = readers.newestSwap
-        readers.newestSwap = { target in
-            if target == 0 { drained = true }
-            return newestSwap(target)
-        }
-        readers.latestRefresh = {
-            if drained {
-                drained = false
-            } else {
+        // The display is told of the host's swaps as it makes them: at any reading, every present
+        // the host has made (its `presentCount`, counted right after SDL's present) is a swap.
+        var registered = 0
+        func catchUp() {
+            guard let host = currentHost else { return }
+            while registered < host.presentCount {
                 display.swap()
-                // (Read inside the present: the frame is the count after it.)
-                swapFrames.frames.append((swapFrames.source?.presentCount ?? -2) + 1)
+                registered += 1
+                // (Read inside the present: the frame is the source's count after it.)
+                swapFrames.frames.append((swapFrames.source ?? host.source).presentCount + 1)
             }
-            return display.latestRefresh()
+        }
+        let latestRefresh = readers.latestRefresh
+        let newestSwap = readers.newestSwap
+        readers.latestRefresh = {
+            catchUp()
+            return latestRefresh()
+        }
+        readers.newestSwap = { target in
+            catchUp()
+            return newestSwap(target)
         }
         return (display, readers)
     }
@@ -77,6 +83,7 @@ final class SDLHostSyncControlTests: XCTestCase {
         SDLTestSupport.useVideoDriver("x11")
         SDLHost.syncControlReadersForTesting = readers
         let host = try X11Retry.retrying { try SDLHost(title: "FrameLinkSDL GLX test", width: 160, height: 120) }
+        currentHost = host
         guard host.presentsWithGLSwaps else {
             host.close()
             throw XCTSkip("SDL chose a renderer without OpenGL swaps here: \(host.rendererDescription)")
@@ -117,8 +124,11 @@ final class SDLHostSyncControlTests: XCTestCase {
             // The host's swaps are the display's swaps, in order: the n-th present is swap n.
             var previous: (index: Int, msc: Int64)?
             for report in reports {
+                // (A swap read as completed with a newer one is shown at no time GLX gives.)
                 guard case .shown(let at, let ust) = report.outcome else {
-                    XCTFail("frame \(report.frame): \(report.outcome)")
+                    XCTAssertEqual(report.outcome, .shownAtUnusableTime, "frame \(report.frame)")
+                    XCTAssertTrue(swapFrames.frames.contains(report.frame), "frame \(report.frame)")
+                    previous = nil
                     continue
                 }
                 let sequence = try XCTUnwrap(report.refreshSequence)
@@ -127,9 +137,11 @@ final class SDLHostSyncControlTests: XCTestCase {
                 XCTAssertEqual(report.frame, swapFrames.frames[index], "the frame of the swap shown")
                 XCTAssertEqual(at.nanoseconds + epoch, truth.time / 1_000 * 1_000, "frame \(report.frame)")
                 XCTAssertEqual(ust, .microseconds(truth.time / 1_000))
-                // Measured from the refreshes read: within a microsecond (the UST's unit).
-                let period = try XCTUnwrap(report.refreshPeriod)
-                XCTAssertLessThan(abs((period - .nanoseconds(16_683_333)) / .nanoseconds(1)), 1_000, "\(period)")
+                // Measured from the refreshes read: within a microsecond (the UST's unit), once eight
+                // refreshes agree.
+                if let period = report.refreshPeriod {
+                    XCTAssertLessThan(abs((period - .nanoseconds(16_683_333)) / .nanoseconds(1)), 1_000, "\(period)")
+                }
                 if let previous, previous.index == index - 1 {
                     XCTAssertEqual(report.missedRefreshes, Int(truth.msc - previous.msc - 1), "frame \(report.frame)")
                 } else {
@@ -137,6 +149,7 @@ final class SDLHostSyncControlTests: XCTestCase {
                 }
                 previous = (index, truth.msc)
             }
+            XCTAssertGreaterThan(reports.filter { $0.refreshPeriod != nil }.count, reports.count / 2)
             XCTAssertTrue(host.source.receivesPresentationFeedback, "the pacing took the shown times")
             XCTAssertTrue(host.presentationFeedback.isAvailable, "\(host.presentationFeedback)")
         }

@@ -142,7 +142,7 @@ import Testing
         }
         // Refresh counts beyond any display's.
         var copy = ledger
-        #expect(copy.latestRefreshRead(Values(ust: latest.ust, msc: 1 << 60, sbc: 1)) == .stop(.countOutOfRange))
+        #expect(copy.latestRefreshRead(Values(ust: latest.ust, msc: 1 << 61, sbc: 1)) == .stop(.countOutOfRange))
         #expect(copy.latestRefreshRead(latest) == .nothing, "a stopped ledger reads nothing more")
         #expect(copy.state == .stopped(.countOutOfRange))
         #expect(ledger.latestRefreshRead(latest) == .readNewestSwap(target: 1))
@@ -284,7 +284,7 @@ import Testing
         display.swap()
         _ = try #require(display.newestSwap(target: 0))
         var broken = ledger
-        #expect(ledger.resynchronize(drained: display.latestRefresh()) == .nothing)
+        #expect(ledger.resynchronize(drained: display.latestRefresh(), newestSwap: nil) == .nothing)
         #expect(ledger.baseSBC == display.baseSBC + 2)
         ledger.swapWillBegin(frame: 40)
         display.swap()
@@ -303,7 +303,7 @@ import Testing
         // A drained count below the host's swaps.
         var drained = display.latestRefresh()
         drained.sbc = broken.baseSBC + broken.swapsMade - 1
-        #expect(broken.resynchronize(drained: drained) == .stop(.countersWentBack))
+        #expect(broken.resynchronize(drained: drained, newestSwap: nil) == .stop(.countersWentBack))
     }
 
     /// The host reads GLX only where the X server offers the extension and is not Xwayland.
@@ -317,10 +317,12 @@ import Testing
             (CFrameLinkSDLShims_noOpenGL, false, "notWayland"),
             (CFrameLinkSDLShims_notX11, true, "notWayland"),
         ] {
-            let opening = SDLHost.syncControlOpening(status: status, isXwayland: isXwayland) {
-                opened += 1
-                return .absent(.glxSyncControlUnusable(.noReading))
-            }
+            let opening = SDLHost.syncControlOpening(
+                status: status, isXwayland: { isXwayland },
+                open: {
+                    opened += 1
+                    return .absent(.glxSyncControlUnusable(.noReading))
+                })
             let found: String =
                 switch opening {
                 case .absent(.glxSyncControlUnusable(.noReading)): "opened"
@@ -332,6 +334,10 @@ import Testing
             #expect(found == expected, "\(status) xwayland \(isXwayland)")
         }
         #expect(opened == 1)
+        // Xwayland without its extension (before 21.1): a Wayland session says it.
+        #expect(SDLHost.isXwayland(window: nil, waylandDisplay: "wayland-0"))
+        #expect(!SDLHost.isXwayland(window: nil, waylandDisplay: nil))
+        #expect(!SDLHost.isXwayland(window: nil, waylandDisplay: ""))
     }
 
     /// A swap older than the frames remembered is shown with no frame (nobody to report to).
