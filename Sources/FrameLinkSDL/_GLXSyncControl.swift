@@ -130,6 +130,8 @@ final class _GLXSyncControl {
             return .unanswered
         }
         needsResynchronization = false
+        isDelivering = true
+        defer { isDelivering = false }
         // (The host's swaps in flight: shown by now, each at a time GLX gives only for the newest.)
         var inFlight = ledger.framesInFlight
         let action = ledger.resynchronize(drained: drained, newestSwap: newest)
@@ -156,6 +158,8 @@ final class _GLXSyncControl {
     /// `CLOCK_MONOTONIC` (the loop's).
     func collect(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
         if needsResynchronization { return resynchronize(epochNanoseconds: epochNanoseconds, body) }
+        isDelivering = true
+        defer { isDelivering = false }
         let collection = read(epochNanoseconds: epochNanoseconds, body)
         unansweredFrames = collection == .unanswered ? unansweredFrames + 1 : 0
         return collection
@@ -164,38 +168,29 @@ final class _GLXSyncControl {
     /// Both readings, as far as they go.
     private func read(epochNanoseconds: Int64, _ body: (PresentationReport) -> Void) -> Collection {
         guard let latest = readers.latestRefresh() else { return .unanswered }
-        switch ledger.latestRefreshRead(latest) {
-        case .nothing, .shown, .shownAtUnknownTime:
-            return .read
-        case .unusable:
-            return .unanswered
-        case .refuse:
-            return .refused
-        case .stop(let fault):
-            return .stopped(fault)
-        case .readNewestSwap(let target):
-            guard let newest = readers.newestSwap(target) else { return .unanswered }
-            let before = ledger.completedSwaps
-            let action = ledger.newestSwapRead(newest)
-            switch action {
-            case .shown, .shownAtUnknownTime:
-                // (Swaps completed before the newest: shown, at times GLX gives only for the newest.)
-                ledger.forEachFrame(after: before, before: ledger.completedSwaps) { frame in
-                    body(PresentationReport(frame: frame, outcome: .shownAtUnusableTime))
-                }
-            default:
-                break
-            }
-            return take(action, epochNanoseconds: epochNanoseconds, body)
+        let refresh = ledger.latestRefreshRead(latest)
+        guard case .readNewestSwap(let target) = refresh else {
+            return take(refresh, epochNanoseconds: epochNanoseconds, body)
         }
+        guard let newest = readers.newestSwap(target) else { return .unanswered }
+        let before = ledger.completedSwaps
+        let action = ledger.newestSwapRead(newest)
+        switch action {
+        case .shown, .shownAtUnknownTime:
+            // (Swaps completed before the newest: shown, at times GLX gives only for the newest.)
+            ledger.forEachFrame(after: before, before: ledger.completedSwaps) { frame in
+                body(PresentationReport(frame: frame, outcome: .shownAtUnusableTime))
+            }
+        default:
+            break
+        }
+        return take(action, epochNanoseconds: epochNanoseconds, body)
     }
 
     /// Hands the newest swap's report to `body`.
     private func take(
         _ action: _SyncControlLedger.Action, epochNanoseconds: Int64, _ body: (PresentationReport) -> Void
     ) -> Collection {
-        isDelivering = true
-        defer { isDelivering = false }
         switch action {
         case .nothing, .readNewestSwap:
             return .read
