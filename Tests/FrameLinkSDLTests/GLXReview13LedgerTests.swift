@@ -308,16 +308,7 @@ import XCTest
         // The ledger cannot tell frame callbacks from refreshes (it counts none missed here); the
         // host never opens one on Xwayland, and says why.
         #expect(counted.allSatisfy { $0 == 0 }, "missed: \(Set(counted).sorted())")
-        let decided = SDLHost.syncControlOpening(
-            status: CFrameLinkSDLShims_offersSyncControl, isXwayland: { true },
-            open: {
-                Issue.record("opened on Xwayland")
-                return .absent(.notWayland)
-            })
-        guard case .absent(.glxSyncControlUnusable(.xwayland)) = decided else {
-            Issue.record("\(decided)")
-            return
-        }
+        Self.expectTheHostDoesNotReadGLXOnXwayland()
     }
 
     /// Xwayland again: the UST of the latest refresh is the time of the window's last frame
@@ -337,6 +328,12 @@ import XCTest
             Issue.record("\(opening)")
             return
         }
+        Self.expectTheHostDoesNotReadGLXOnXwayland()
+    }
+
+    /// The host's decision where the X server is Xwayland: GLX is not opened, and the reason says so.
+    @MainActor
+    static func expectTheHostDoesNotReadGLXOnXwayland() {
         let decided = SDLHost.syncControlOpening(
             status: CFrameLinkSDLShims_offersSyncControl, isXwayland: { true },
             open: {
