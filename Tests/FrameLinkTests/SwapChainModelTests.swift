@@ -103,6 +103,23 @@ struct SwapChainModelTests {
         let placed = Self.placements([Self.frame(called: 9, number: 10, blocked: true, frame: 1, lastBlockingReturn: 7)]
         )
         #expect(placed[0].drops == 2)
+        #expect(!placed[0].dropsBeforeAreUnknown)
+    }
+
+    @Test(
+        "the first frame on the grid after frames timed otherwise leaves its drops to the interval on a fixed display, not on a variable one"
+    )
+    func dropsBeforeUnknownComingOntoGrid() {
+        let fixed = Self.placements([Self.frame(called: 9, number: 10, blocked: false, frame: 1)])
+        #expect(fixed[0].dropsBeforeAreUnknown && fixed[0].drops == 0)
+        var variable = Self.frame(called: 9, number: 10, blocked: false, frame: 1)
+        variable.refreshesEveryVsync = false
+        #expect(!Self.placements([variable])[0].dropsBeforeAreUnknown)
+        // The frames after it on the grid: the model's own count.
+        let steady = Self.placements(
+            [Self.frame(called: 9, number: 10, blocked: false, frame: 1)]
+                + (2...4).map { Self.frame(called: 8 + $0, number: 9 + $0, blocked: true, frame: $0) })
+        #expect(steady.dropFirst().allSatisfy { !$0.dropsBeforeAreUnknown })
     }
 
     @Test("feedback places the reported frame where it went, and the frames after it follow it")

@@ -204,17 +204,29 @@ extension _PresentPacer {
             tracker.forgetPosition()
             tracker.knownDrops = nil
             tracker.knownTarget = nil
+            lastDropsCountedByInterval = false
             return woke
         }
         let previousTimestamp = lastTimestamp
         lastTimestamp = timestamp
         lastTimestampWasBlockingReturn = boundary.isBlockingReturn
         if pacing == .automatic { detect() }
-        if case .vsync = boundary, let known = tracker.knownDrops, let previousTimestamp {
-            tracker.knownDrops = min(
-                known,
-                Self.mostSwapChainDrops(interval: timestamp - previousTimestamp, period: refreshRate.periodNanoseconds))
+        if case .vsync = boundary, var known = tracker.knownDrops, let previousTimestamp {
+            let interval = timestamp - previousTimestamp
+            let period = refreshRate.periodNanoseconds
+            // **Coming onto the grid, the interval counts the drops the model cannot**, when the
+            // frames before were timed otherwise and their drops counted by their intervals:
+            // nothing says where the last of them was shown. (Booked as none, a refresh the display
+            // missed just before vsync pacing began was lost for good: found by the sweep. Not
+            // after frames whose drops were known otherwise: a hidden window's none, a
+            // variable-refresh display's.)
+            if tracker.dropsBeforeAreUnknown && lastDropsCountedByInterval {
+                known += FrameRecord.droppedFrames(interval: interval, period: period)
+            }
+            tracker.knownDrops = min(known, Self.mostSwapChainDrops(interval: interval, period: period))
         }
+        tracker.dropsBeforeAreUnknown = false
+        lastDropsCountedByInterval = tracker.knownDrops == nil
         return FrameInstant(nanoseconds: timestamp)
     }
 

@@ -51,6 +51,8 @@ extension _PresentPacer {
         if !tracker.grid.hasGrid {
             tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple
             tracker.grid.nominalIsDisplaysReport = rateIsDisplaysReport
+            tracker.grid.reportedPeriodUncertainty =
+                rateIsDisplaysReport ? _VsyncGrid.reportedPeriodError(of: displayRefreshRate) : nil
             tracker.grid.variableRefreshFastestPeriod = variableRefreshRange?.upperBound.periodNanoseconds
         }
         let relocks = tracker.grid.relocks

@@ -193,6 +193,9 @@ final class _PresentPacer {
     /// present came, a frame's work after the grid's vsync, and every target was off by that work
     /// (found by the sweep: 5 of 6,000 scenarios).
     var firstFrameAfterShow = false
+    /// Whether the loop counted the last frame's drops from its interval (the source knew none:
+    /// frames paced by deadline on a fixed display), read by the first frame on the grid after them.
+    var lastDropsCountedByInterval = false
     /// When the display last showed a frame of ours before the window was hidden (the frame
     /// presented last, if it was shown by then, else the last frame's timestamp): a variable-refresh
     /// display refreshes on its own every slowest period from there, which places the first frame

@@ -63,6 +63,12 @@ struct _SwapChainModel {
         var drops: Int
         /// The vsync that shows the next frame, at the earliest: the target of the frame being built.
         var target: Int64
+        /// Whether the drops before this frame are not the model's to count: it is the first frame
+        /// on the grid after frames timed otherwise, whose last present did not block on a vsync of
+        /// the grid, so nothing says where the frame before was shown. `drops` then holds only
+        /// those booked ahead, and the interval from the last timestamp counts the rest, as it
+        /// counted the drops of the frames before (``dropsComingOntoGrid(at:after:interval:)``).
+        var dropsBeforeAreUnknown = false
     }
 
     /// Places `frame`: the vsync that shows it, the drops before it, the next frame's target.
@@ -104,6 +110,7 @@ struct _SwapChainModel {
             if report.frame == frame.frame { shown = report.number }
         }
         var drops: Int
+        var dropsBeforeAreUnknown = false
         if let previous = lastShownNumber {
             // The refreshes the display showed the old frame longer than the interval it should
             // have, from where the model shows this frame.
@@ -111,6 +118,7 @@ struct _SwapChainModel {
         } else {
             drops = Self.dropsComingOntoGrid(
                 at: frame.number, after: frame.lastBlockingReturn, interval: frame.interval)
+            dropsBeforeAreUnknown = frame.lastBlockingReturn == nil && frame.refreshesEveryVsync
         }
         drops = max(0, drops - dropsBookedAhead)
         // The next frame's drops already certain: the vsyncs from where it should be shown to the
@@ -136,7 +144,8 @@ struct _SwapChainModel {
         lastShownNumber = shown
         lastVsyncNumber = frame.number
         let placement = Placement(
-            shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs)
+            shown: shown, drops: drops, target: max(shown + 1, frame.number + frame.interval) + lateness.vsyncs,
+            dropsBeforeAreUnknown: dropsBeforeAreUnknown)
         assert(placement.target > frame.number && placement.target > shown, "a target before its frame's vsync")
         assert(placement.drops >= 0, "negative drops")
         return placement
@@ -180,7 +189,8 @@ struct _SwapChainModel {
     /// (as when a game that starts with slow frames shows each on every 3rd vsync, or frames paced
     /// by deadline whose presents still blocked: both presents found the chain full, so its depth
     /// cancels out); none when that present did not block, since a deadline's interval to the
-    /// vsync says nothing about the display.
+    /// vsync says nothing about the display: the frame's ``Placement/dropsBeforeAreUnknown`` then,
+    /// and the interval counts them.
     static func dropsComingOntoGrid(at number: Int64, after previous: Int64?, interval: Int64) -> Int {
         guard let previous, previous < number else { return 0 }
         return drops(missedRefreshes: number - previous - interval, interval: interval)

@@ -119,6 +119,9 @@ struct _VsyncGrid {
     /// for a display that reports none, nor a variable display's fastest): then a first fit must
     /// be one that report allows (``fitsReport(period:nominalPeriod:)``).
     var nominalIsDisplaysReport = false
+    /// How far the display's own report may be from its true period (``reportedPeriodError(of:)``);
+    /// `nil` when the nominal period is no such report. Set with ``nominalIsDisplaysReport``.
+    var reportedPeriodUncertainty: Double?
     /// A variable-refresh display's fastest refresh period, `nil` for a fixed display: such a
     /// display refreshes when a frame comes, so a present blocks on its refreshes only while frames
     /// outrun its fastest cadence, and a first fit must be that cadence
@@ -180,18 +183,7 @@ struct _VsyncGrid {
     // Scratch storage for the hull, allocated once.
     private var hull: [Int] = []
 
-    /// Where the line's slope comes from.
-    enum SlopeFit: Equatable {
-        /// The edge of the returns' lower hull (see the type's description).
-        case lowerHull
-        /// The low-quantile regression line (`_LowQuantileLine`): the hull's two returns lay
-        /// further from it than the hull's stated error allows.
-        case lowQuantile
-        /// The period kept across a phase restart (``restartPhaseKeepingPeriod()``), while the window's own is
-        /// less certain.
-        case keptPeriod
-    }
-    /// Where the current line's slope comes from.
+    /// Where the current line's slope comes from (``SlopeFit``).
     private(set) var slopeFit = SlopeFit.lowerHull
     /// The low-quantile line the hull is checked against.
     private var lowQuantileLine = _LowQuantileLine(capacity: capacity)
@@ -584,6 +576,10 @@ struct _VsyncGrid {
                 intercept = .infinity
                 for index in 0..<count { intercept = min(intercept, y(index) - slope * x(index)) }
             }
+        }
+        if let reported = reportedSlope(windowPeriod: period) {
+            (period, slopeFit, intercept) = (reported, .reported, .infinity)
+            for index in 0..<count { intercept = min(intercept, y(index) - reported * x(index)) }
         }
         origin = Double(baseTime) + intercept - Double(baseNumber) * period
         judge()

@@ -82,6 +82,9 @@ struct _VsyncTracker {
     /// The refreshes the display missed before the frame presented at the last boundary, where
     /// known (the swap-chain model's, a variable-refresh display's, a hidden window's none).
     var knownDrops: Int?
+    /// Whether the drops before the frame at the last boundary are the interval's to count, beyond
+    /// the `knownDrops` booked ahead (``_SwapChainModel/Placement/dropsBeforeAreUnknown``).
+    var dropsBeforeAreUnknown = false
     /// When the frame being built will be shown, while frames follow the grid.
     var knownTarget: Int64?
     /// When the frame presented at the last boundary is shown, if known.
@@ -425,6 +428,7 @@ struct _VsyncTracker {
                 interval: interval, chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturn,
                 refreshesEveryVsync: variableRefresh == nil))
         knownDrops = placement.drops
+        dropsBeforeAreUnknown = placement.dropsBeforeAreUnknown
         knownShownTime = grid.time(ofNumber: placement.shown)
         knownTarget = grid.time(ofNumber: placement.target)
         return grid.time(ofNumber: number)
