@@ -82,4 +82,22 @@ struct VsyncGridReportTests {
             "\(String(describing: weighed))")
         #expect(long.reportedSlope(windowPeriod: Double(period) + 5_000) == nil)
     }
+
+    @Test("the period's error with the report weighed in is the two errors' combination, below either")
+    func combinedError() {
+        #expect(abs(_VsyncGrid.combinedError(3, 4) - 2.4) < 1e-12)
+        #expect(_VsyncGrid.combinedError(145, 503) < 145)
+        #expect(_VsyncGrid.combinedError(0, 503) == 0)
+        // A grid on the report carries its line with the combined error per vsync, not the window's.
+        let period: Int64 = 8_593_280
+        let grid = Self.grid(period: period, reported: period, isReport: true, count: 8, spread: 1_100_000)
+        let newest = grid.numbers.last!
+        let growth = _VsyncGrid.carriedErrorGrowth
+        let windowGrowth =
+            Double(growth.numerator * grid.errorAtNextVsync) / Double(growth.denominator * Int64(grid.times.count))
+        let carried = Double(grid.carriedUncertainty(ofNumber: newest + 100))
+        #expect(grid.slopeFit == .reported)
+        #expect(carried < windowGrowth * 100 / 10, "carried \(carried) against the window's \(windowGrowth * 100)")
+        #expect(grid.periodUncertainty <= Double(period) / _VsyncGrid.reportedClockTolerance)
+    }
 }

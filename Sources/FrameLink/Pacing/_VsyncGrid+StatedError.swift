@@ -38,8 +38,22 @@ extension _VsyncGrid {
     func carriedUncertainty(ofNumber number: Int64) -> Int64 {
         guard hasGrid, let newest = numbers.last else { return .max }
         let carried = min(max(0, number - newest), Self.longestExtrapolation)
+        if slopeFit == .reported, let reportError = reportedPeriodUncertainty {
+            // The slope weighs in the report: its error is the two errors' combination.
+            let windowGrowth =
+                Double(Self.carriedErrorGrowth.numerator * errorAtNextVsync)
+                / Double(Self.carriedErrorGrowth.denominator * Int64(times.count))
+            return Int64((Self.combinedError(windowGrowth, reportError) * Double(carried)).rounded(.up))
+        }
         return Self.carriedErrorGrowth.numerator * errorAtNextVsync * carried
             / (Self.carriedErrorGrowth.denominator * Int64(times.count))
+    }
+
+    /// The error of the mean of two estimates weighed by the inverse squares of their errors `a`
+    /// and `b` (``reportedSlope(windowPeriod:)``): less than either, 1 / √(1/a² + 1/b²).
+    static func combinedError(_ a: Double, _ b: Double) -> Double {
+        guard a > 0, b > 0 else { return min(max(a, 0), max(b, 0)) }
+        return 1 / (1 / (a * a) + 1 / (b * b)).squareRoot()
     }
 
     /// How fast the stated error grows while the line is carried past its newest return: this
@@ -63,7 +77,12 @@ extension _VsyncGrid {
     /// the line's stated error per vsync it is carried (``carriedErrorGrowth`` times its error at
     /// the next vsync, per window length). Zero without a grid.
     var periodUncertainty: Double {
-        hasGrid && !times.isEmpty ? statedPeriodError(count: times.count, meanDelay: meanDelay) : 0
+        guard hasGrid && !times.isEmpty else { return 0 }
+        let windowError = statedPeriodError(count: times.count, meanDelay: meanDelay)
+        if slopeFit == .reported, let reportError = reportedPeriodUncertainty {
+            return Self.combinedError(windowError, reportError)
+        }
+        return windowError
     }
 
     /// The period error the window's own fit would state now (``periodUncertainty``'s
