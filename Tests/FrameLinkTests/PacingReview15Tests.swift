@@ -246,9 +246,9 @@ struct Review15Tests {
     /// room in the chain no present blocks again, and the period stays the old display's: 25,169 ns
     /// above the new one's at frame 700 and 18,559 at 2,990; the display repeats 4 refreshes after
     /// the move, none booked. (With 2 buffers the grid converges by frame 1,500, all drops booked.)
-    /// The same at 209b273: older than this change. The report's error is also kept from the old
-    /// display (`reportedPeriodUncertainty` is read only by a fit from scratch): 1,668 ns, a
-    /// fractional report's, for the new whole-hertz report whose error is 282 µs.
+    /// The same at 209b273: older than this change. The report's error was also kept from the old
+    /// display (`reportedPeriodUncertainty` was set only before a fit from scratch): 1,668 ns, a
+    /// fractional report's, for the new whole-hertz report whose error is 282 µs; fixed.
     @Test("a move to a close rate with room in the chain: the old display's period is kept")
     func moveToACloseRate() {
         let (old, new) = (FrameRate.hz59_94, Self.rate(60.05))
@@ -267,10 +267,10 @@ struct Review15Tests {
             #expect(abs(endError) < 100, "\(endError)")
             #expect(missed == 0 && booked == missed, "booked \(booked) missed \(missed)")
         }
-        withKnownIssue("the report's error is the old display's after a move that keeps the grid") {
-            let kept = run.source.pacer.tracker.grid.reportedPeriodUncertainty ?? 0
-            #expect(kept == _VsyncGrid.reportedPeriodError(of: .hz60), "\(kept)")
-        }
+        // (Fixed after review: the report's error was the old display's, read only by a fit from
+        // scratch.)
+        let kept = run.source.pacer.tracker.grid.reportedPeriodUncertainty ?? 0
+        #expect(kept == _VsyncGrid.reportedPeriodError(of: .hz60), "\(kept)")
     }
 
     /// An emulated vsync (a throttle at 62.5 Hz) on a display whose report of 60 Hz is taken for its

@@ -51,10 +51,13 @@ extension _PresentPacer {
         if !tracker.grid.hasGrid {
             tracker.grid.explainedVsyncMultiple = explainedVsyncMultiple
             tracker.grid.nominalIsDisplaysReport = rateIsDisplaysReport
-            tracker.grid.reportedPeriodUncertainty =
-                rateIsDisplaysReport ? _VsyncGrid.reportedPeriodError(of: displayRefreshRate) : nil
             tracker.grid.variableRefreshFastestPeriod = variableRefreshRange?.upperBound.periodNanoseconds
         }
+        // (Read by every fit: the report of the display the frames are on now, as the grid's
+        // nominal period is. Set only before a fit from scratch, a move that kept the grid kept
+        // the old report's error, a fractional one's 1.7 µs for a whole-hertz one's 282: review 15.)
+        tracker.grid.reportedPeriodUncertainty =
+            rateIsDisplaysReport ? _VsyncGrid.reportedPeriodError(of: displayRefreshRate) : nil
         let relocks = tracker.grid.relocks
         // (Such a return is not offered to the grid, and does not fit it: its frame is timed as a
         // stray's.)

@@ -120,7 +120,7 @@ struct _VsyncGrid {
     /// be one that report allows (``fitsReport(period:nominalPeriod:)``).
     var nominalIsDisplaysReport = false
     /// How far the display's own report may be from its true period (``reportedPeriodError(of:)``);
-    /// `nil` when the nominal period is no such report. Set with ``nominalIsDisplaysReport``.
+    /// `nil` when the nominal period is no such report. Set at every present, read by every fit.
     var reportedPeriodUncertainty: Double?
     /// A variable-refresh display's fastest refresh period, `nil` for a fixed display: such a
     /// display refreshes when a frame comes, so a present blocks on its refreshes only while frames
