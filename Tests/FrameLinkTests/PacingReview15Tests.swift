@@ -228,13 +228,22 @@ struct Review15Tests {
     @Test("back to automatic after deadline frames: the phase probe's long interval is booked as a drop")
     func deadlineThenAutomatic() {
         var off: [String] = []
+        var offWithThreeBuffers: [String] = []
         for (rate, buffers) in Self.transitionDisplays {
-            off += Self.transitionRuns(.deadlineThenAutomatic, rate: rate, buffers: buffers).map {
+            let runs = Self.transitionRuns(.deadlineThenAutomatic, rate: rate, buffers: buffers).map {
                 "\(rate)/\(buffers): \($0)"
             }
+            if buffers == 3 { offWithThreeBuffers += runs } else { off += runs }
         }
-        withKnownIssue("the interval the phase probe lengthens is counted as a drop (also at 209b273)") {
-            #expect(off.isEmpty, "\(off.count)/150 off: \(off.prefix(3))")
+        // (Fixed after review: the probe's delay is taken off the interval that counts the drops.
+        // With two buffers every run is exact now.)
+        #expect(off.isEmpty, "\(off.count)/90 off: \(off.prefix(3))")
+        // With three, a drop is still booked where the frames come onto the grid after the probe
+        // (frame 414, vsync mode, the display missed none): 7 of 30 runs at 60 Hz, 4 of 30 at
+        // 144 Hz after the fix (12 and 10 before it).
+        withKnownIssue("with three buffers, a drop booked where frames come onto the grid after the probe") {
+            #expect(
+                offWithThreeBuffers.isEmpty, "\(offWithThreeBuffers.count)/60 off: \(offWithThreeBuffers.prefix(3))")
         }
     }
 

@@ -59,7 +59,10 @@ extension _PresentPacer {
                 vsyncAfterNext: tracker.grid.time(
                     ofNumber: tracker.grid.number(atOrBefore: now.nanoseconds) + _PhaseProbe.firstVsyncAhead),
                 period: Int64(tracker.grid.period.rounded()), returnOffset: returnOffset, now: now.nanoseconds)
-            deadline.lockGrid(to: FrameInstant(nanoseconds: start - deadline.refreshRate.periodNanoseconds))
+            let period = deadline.refreshRate.periodNanoseconds
+            deadline.lockGrid(to: FrameInstant(nanoseconds: start - period))
+            // (What the probe adds to the next interval beyond a period: no drop of the display's.)
+            probeDelay = lastTimestamp.map { max(0, start - $0 - period) }
         case .paceAtDisplayRate:
             deadline.refreshRate = displayRefreshRate
             applyDeadlineRange()

@@ -205,11 +205,15 @@ extension _PresentPacer {
             tracker.knownDrops = nil
             tracker.knownTarget = nil
             lastDropsCountedByInterval = false
+            probeDelay = nil
             return woke
         }
         let previousTimestamp = lastTimestamp
         lastTimestamp = timestamp
         lastTimestampWasBlockingReturn = boundary.isBlockingReturn
+        // (The probe's delay is the next frame's: detect() below may start a probe.)
+        let pendingProbeDelay = probeDelay
+        probeDelay = nil
         if pacing == .automatic { detect() }
         if case .vsync = boundary, var known = tracker.knownDrops, let previousTimestamp {
             let interval = timestamp - previousTimestamp
@@ -224,6 +228,17 @@ extension _PresentPacer {
                 known += FrameRecord.droppedFrames(interval: interval, period: period)
             }
             tracker.knownDrops = min(known, Self.mostSwapChainDrops(interval: interval, period: period))
+        }
+        // **The phase probe's delay is no drop**: it starts its first frame up to a period late so
+        // that the frame's present lands half a period off the grid, before the vsync that shows
+        // it; the interval less that delay counts the frame's drops, as the deadline's intervals
+        // count the others. (Counted whole, an interval of 1.504 periods booked a drop where the
+        // display showed the two frames one refresh apart, in 12 of 30 runs at 60 Hz: review 15.)
+        if let delay = pendingProbeDelay, case .deadline = boundary, tracker.knownDrops == nil,
+            let previousTimestamp
+        {
+            tracker.knownDrops = FrameRecord.droppedFrames(
+                interval: timestamp - previousTimestamp - delay, period: refreshRate.periodNanoseconds)
         }
         tracker.dropsBeforeAreUnknown = false
         lastDropsCountedByInterval = tracker.knownDrops == nil

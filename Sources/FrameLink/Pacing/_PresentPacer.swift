@@ -196,6 +196,10 @@ final class _PresentPacer {
     /// Whether the loop counted the last frame's drops from its interval (the source knew none:
     /// frames paced by deadline on a fixed display), read by the first frame on the grid after them.
     var lastDropsCountedByInterval = false
+    /// How much later than a period after the last frame the phase probe starts its first frame
+    /// (``_PhaseProbe/firstFrameStart(vsyncAfterNext:period:returnOffset:now:)``), until the next
+    /// frame begins: taken off its interval when its drops are counted.
+    var probeDelay: Int64?
     /// When the display last showed a frame of ours before the window was hidden (the frame
     /// presented last, if it was shown by then, else the last frame's timestamp): a variable-refresh
     /// display refreshes on its own every slowest period from there, which places the first frame
