@@ -238,13 +238,12 @@ struct Review15Tests {
         // (Fixed after review: the probe's delay is taken off the interval that counts the drops.
         // With two buffers every run is exact now.)
         #expect(off.isEmpty, "\(off.count)/90 off: \(off.prefix(3))")
-        // With three, a drop is still booked where the frames come onto the grid after the probe
+        // With three, a drop was still booked where the frames come onto the grid after the probe
         // (frame 414, vsync mode, the display missed none): 7 of 30 runs at 60 Hz, 4 of 30 at
-        // 144 Hz after the fix (12 and 10 before it).
-        withKnownIssue("with three buffers, a drop booked where frames come onto the grid after the probe") {
-            #expect(
-                offWithThreeBuffers.isEmpty, "\(offWithThreeBuffers.count)/60 off: \(offWithThreeBuffers.prefix(3))")
-        }
+        // 144 Hz after that fix (12 and 10 before it). Coming onto the grid, the frame's start
+        // was moved a vsync past the one that released its present, and the model placed the
+        // frame by its start. Fixed: the release places it (`_SwapChainModel.Frame.released`).
+        #expect(offWithThreeBuffers.isEmpty, "\(offWithThreeBuffers.count)/60 off: \(offWithThreeBuffers.prefix(3))")
     }
 
     // MARK: Moves and emulated vsync

@@ -106,6 +106,26 @@ struct SwapChainModelTests {
         #expect(!placed[0].dropsBeforeAreUnknown)
     }
 
+    /// Coming onto the grid, a frame whose start was moved a vsync past the one that released its
+    /// present (never less than half a period after the last frame) is placed by that release:
+    /// three buffers, released by vsync 411, begun at 412, the present before released by 410.
+    @Test("coming onto the grid, the vsync that released the present places the frame, not the moved start")
+    func releasePlacesTheFrame() {
+        var moved = Self.frame(called: 410, number: 412, blocked: true, frame: 1, buffers: 3, lastBlockingReturn: 410)
+        moved.released = 411
+        let placed = Self.placements([
+            moved, Self.frame(called: 412, number: 413, blocked: false, frame: 2, buffers: 3),
+        ])
+        #expect(placed.map(\.shown) == [412, 413])
+        #expect(placed.map(\.drops) == [0, 0])
+        #expect(placed.map(\.target) == [413, 414])
+        // Placed by its start, as before: shown a vsync late, and the refresh between the two
+        // releases booked as a drop the display never made.
+        moved.released = nil
+        let byStart = Self.placements([moved])
+        #expect(byStart[0].shown == 413 && byStart[0].drops == 1)
+    }
+
     @Test(
         "the first frame on the grid after frames timed otherwise leaves its drops to the interval on a fixed display, not on a variable one"
     )

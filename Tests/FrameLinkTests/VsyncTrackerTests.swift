@@ -87,7 +87,7 @@ struct VsyncTrackerTests {
             for: Self.boundary(
                 blocked: row.blocked, presentStart: vsync60 + row.calledAfter, now: vsync60 + row.nowAfter,
                 lastTimestamp: vsync60, room: row.room))
-        guard case .vsync(let called, let number, let blocked, _) = decided.boundary else {
+        guard case .vsync(let called, let number, let blocked, _, _) = decided.boundary else {
             Issue.record("expected a vsync boundary, got \(decided.boundary)")
             return
         }
@@ -107,7 +107,7 @@ struct VsyncTrackerTests {
             for: Self.boundary(
                 blocked: true, presentStart: vsync60 - 2_000_000, now: vsync60 + 200_000,
                 lastTimestamp: vsync60 - Self.period))
-        guard case .vsync(let called, let number, _, _) = first.boundary else { return #expect(Bool(false)) }
+        guard case .vsync(let called, let number, _, _, _) = first.boundary else { return #expect(Bool(false)) }
         _ = tracker.placeFrame(
             called: called, number: number, blocked: true, frame: 1, interval: 2, chainDepth: 0,
             lastBlockingReturn: nil, variableRefresh: nil)
@@ -118,7 +118,7 @@ struct VsyncTrackerTests {
             for: Self.boundary(
                 blocked: true, presentStart: vsync60 + 300_000, now: vsync60 + 400_000,
                 lastTimestamp: vsync60, interval: 2))
-        guard case .vsync(_, let next, _, _) = second.boundary else { return #expect(Bool(false)) }
+        guard case .vsync(_, let next, _, _, _) = second.boundary else { return #expect(Bool(false)) }
         #expect(next == number + 2)
     }
 
@@ -131,7 +131,7 @@ struct VsyncTrackerTests {
         let last = vsync60 + Self.period - 50_000
         let decided = tracker.vsyncWait(
             for: Self.boundary(blocked: false, presentStart: last + 10_000, now: last + 20_000, lastTimestamp: last))
-        guard case .vsync(_, let number, _, _) = decided.boundary else { return #expect(Bool(false)) }
+        guard case .vsync(_, let number, _, _, _) = decided.boundary else { return #expect(Bool(false)) }
         #expect(number == 62)
     }
 

@@ -12,8 +12,10 @@ enum _FrameBoundary: Equatable {
     /// Now, before a vsync grid is fitted (the return of a present that `blocked`, or a sleep
     /// to where the next vsync should be); the deadline grid follows it while still measuring.
     case now(blocked: Bool, locksDeadline: Bool)
-    /// Vsync `number` of the grid, for a present called in vsync `called`'s interval.
-    case vsync(called: Int64, number: Int64, blocked: Bool, locksDeadline: Bool)
+    /// Vsync `number` of the grid, for a present called in vsync `called`'s interval, released by
+    /// vsync `released` if it `blocked` (`number`, unless coming onto the grid moved the frame past
+    /// it).
+    case vsync(called: Int64, number: Int64, blocked: Bool, released: Int64, locksDeadline: Bool)
     /// The end of an idle wait.
     case idle
 
@@ -21,7 +23,8 @@ enum _FrameBoundary: Equatable {
     /// released it).
     var isBlockingReturn: Bool {
         switch self {
-        case .now(let blocked, _), .vsync(_, _, let blocked, _): blocked
+        case .now(let blocked, _): blocked
+        case .vsync(_, let number, let blocked, let released, _): blocked && released == number
         default: false
         }
     }

@@ -191,8 +191,8 @@ extension _PresentPacer {
         case .now(_, let locksDeadline):
             timestamp = instant.nanoseconds
             if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
-        case .vsync(let called, let number, let blocked, let locksDeadline):
-            timestamp = vsyncTimestamp(called: called, number: number, blocked: blocked)
+        case .vsync(let called, let number, let blocked, let released, let locksDeadline):
+            timestamp = vsyncTimestamp(called: called, number: number, blocked: blocked, released: released)
             if locksDeadline { deadline.lockGrid(to: FrameInstant(nanoseconds: timestamp)) }
         case .idle:
             let woke = instant
@@ -278,13 +278,14 @@ extension _PresentPacer {
     }
 
     /// The frame's timestamp while frames follow the grid: vsync `number` (present was called in
-    /// vsync `called`'s interval), placed by the swap-chain model. Coming onto the grid, the
+    /// vsync `called`'s interval, and released by vsync `released` if it blocked), placed by the
+    /// swap-chain model. Coming onto the grid, the
     /// frame before is placed by the vsync that released its present, if it blocked: the last
     /// timestamp's when that was a blocking return, else the present's own return's (frames paced
     /// by deadline whose presents blocked: a refresh the next frame missed is a drop).
-    func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool) -> Int64 {
+    func vsyncTimestamp(called: Int64, number: Int64, blocked: Bool, released: Int64) -> Int64 {
         tracker.placeFrame(
-            called: called, number: number, blocked: blocked,
+            called: called, number: number, blocked: blocked, released: released,
             releaseIsUnknown: blocked && lastReleaseIsUnknown, frame: presentCount,
             interval: Int64(presentInterval), chainDepth: chainDepth,
             lastBlockingReturn: tracker.blockingReturnNumber(

@@ -393,21 +393,24 @@ struct _VsyncTracker {
             number = last + frame.interval
         }
         // Coming onto the grid from frames timed otherwise (a deadline grid, the phase probe's
-        // shifted frames): never a frame less than half a period after the last one.
+        // shifted frames): never a frame less than half a period after the last one. (The frame
+        // then begins after the vsync that released its present, which still places it.)
+        let released = number
         if swapChain.lastVsyncNumber == nil, let lastTimestamp = frame.lastTimestamp {
             while grid.time(ofNumber: number) < lastTimestamp + frame.period / Self.comingOntoGridFraction {
                 number += 1
             }
         }
         let boundary = _FrameBoundary.vsync(
-            called: called, number: number, blocked: frame.blocked, locksDeadline: frame.locksDeadline)
+            called: called, number: number, blocked: frame.blocked, released: released,
+            locksDeadline: frame.locksDeadline)
         let time = grid.time(ofNumber: number)
         let wait = time > frame.now ? FrameWait.sleep(until: FrameInstant(nanoseconds: time)) : .none
         return Wait(wait: wait, boundary: boundary)
     }
 
     /// Places a frame that follows the grid and returns its timestamp: vsync `number` (present was
-    /// called in vsync `called`'s interval). Takes in the feedback that came in up to now (where
+    /// called in vsync `called`'s interval, and released by vsync `released` if it blocked). Takes in the feedback that came in up to now (where
     /// recent frames were really shown, which places the frames after them), and keeps the
     /// swap-chain model's drops, shown time and the next frame's target.
     ///
@@ -418,13 +421,15 @@ struct _VsyncTracker {
     ///   - lastBlockingReturn: ``blockingReturnNumber(lastTimestamp:wasBlockingReturn:)``.
     ///   - variableRefresh: The display's variable-refresh range, if it has one.
     mutating func placeFrame(
-        called: Int64, number: Int64, blocked: Bool, releaseIsUnknown: Bool = false, frame: Int64, interval: Int64,
-        chainDepth: Int64, lastBlockingReturn: Int64?, variableRefresh: ClosedRange<FrameRate>?
+        called: Int64, number: Int64, blocked: Bool, released: Int64? = nil, releaseIsUnknown: Bool = false,
+        frame: Int64, interval: Int64, chainDepth: Int64, lastBlockingReturn: Int64?,
+        variableRefresh: ClosedRange<FrameRate>?
     ) -> Int64 {
         if receivesFeedback { takeReports(variableRefresh: variableRefresh) }
         let placement = swapChain.place(
             _SwapChainModel.Frame(
-                called: called, number: number, blocked: blocked, releaseIsUnknown: releaseIsUnknown, frame: frame,
+                called: called, number: number, blocked: blocked, released: released == number ? nil : released,
+                releaseIsUnknown: releaseIsUnknown, frame: frame,
                 interval: interval, chainDepth: chainDepth, lastBlockingReturn: lastBlockingReturn,
                 refreshesEveryVsync: variableRefresh == nil))
         knownDrops = placement.drops
