@@ -363,11 +363,11 @@ struct R11ReviewTests {
         print(
             "R11 near move no hitch: \(verdict) first off \(offFrames.first ?? -1) last off \(offFrames.last ?? -1) largest \(verdict.tsOff.map(\.1).max() ?? 0) \(run.source.pacingDescription)"
         )
-        withKnownIssue(
-            "move 60 → 59.94 Hz (reported or not: same figures): the 60 Hz grid is kept (not another display), frames claim the vsync while drifting 16.7 µs a frame: 132 frames (308–439) off by 0.11–2.29 ms, 133 targets off; inside the sweep's 144-frame relearning allowance, so the sweep does not see it"
-        ) {
-            #expect(verdict.tsOff.isEmpty)
-        }
+        // Was a known issue: the 60 Hz grid was kept (a close rate was not "another display"), and
+        // frames claimed the vsync while drifting 16.7 µs a frame: 132 frames (308–439) off by
+        // 0.11–2.29 ms, 133 targets off; inside the sweep's 144-frame relearning allowance, so the
+        // sweep did not see it. Fixed: a changed report is another display, learned afresh.
+        #expect(verdict.tsOff.isEmpty)
     }
 
     /// A display whose true fastest refresh is 147 Hz, reported as 48–144 Hz: the model places

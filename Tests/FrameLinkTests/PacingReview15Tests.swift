@@ -250,14 +250,16 @@ struct Review15Tests {
 
     /// A move from a 59.94 Hz display (reported exactly) to one that runs at 60.05 Hz and reports
     /// 60 (SDL 2's whole hertz), at frame 600, 3 buffers, 12 ms of work, delays up to 0.3 ms. The
-    /// rates are too close for "another display", so the grid keeps the old display's returns; with
-    /// room in the chain no present blocks again, and the period stays the old display's: 25,169 ns
-    /// above the new one's at frame 700 and 18,559 at 2,990; the display repeats 4 refreshes after
-    /// the move, none booked. (With 2 buffers the grid converges by frame 1,500, all drops booked.)
-    /// The same at 209b273: older than this change. The report's error was also kept from the old
-    /// display (`reportedPeriodUncertainty` was set only before a fit from scratch): 1,668 ns, a
-    /// fractional report's, for the new whole-hertz report whose error is 282 µs; fixed.
-    @Test("a move to a close rate with room in the chain: the old display's period is kept")
+    /// rates were too close for "another display", so the grid kept the old display's returns; with
+    /// room in the chain no present blocked again, and the period stayed the old display's: 25,169 ns
+    /// above the new one's at frame 700 and 18,559 at 2,990; the display repeated 4 refreshes after
+    /// the move, none booked. (With 2 buffers the grid converged by frame 1,500, all drops booked.)
+    /// The same at 209b273. Fixed after review: a changed report is another display, whose vsync is
+    /// learned afresh; the period is then within 100 ns of the new one's and no refresh is missed.
+    /// The report's error was also kept from the old display (`reportedPeriodUncertainty` was set
+    /// only before a fit from scratch): 1,668 ns, a fractional report's, for the new whole-hertz
+    /// report whose error is 282 µs; fixed.
+    @Test("a move to a close rate with room in the chain: the new display's period is learned")
     func moveToACloseRate() {
         let (old, new) = (FrameRate.hz59_94, Self.rate(60.05))
         let (run, probe) = R15.run(truth: old, report: old, buffers: 3, frames: 3_000, seed: 5) { _ in
@@ -271,10 +273,9 @@ struct Review15Tests {
         }
         let endError = probe.period[2_990]! - R15.period(of: new)
         let (booked, missed) = (run.booked(600, 2_990), run.missed(600, 2_990))
-        withKnownIssue("the old display's period is kept after a move to a close rate (also at 209b273)") {
-            #expect(abs(endError) < 100, "\(endError)")
-            #expect(missed == 0 && booked == missed, "booked \(booked) missed \(missed)")
-        }
+        // (Fixed: a changed report is another display, whose vsync is learned afresh.)
+        #expect(abs(endError) < 100, "\(endError)")
+        #expect(missed == 0 && booked == missed, "booked \(booked) missed \(missed)")
         // (Fixed after review: the report's error was the old display's, read only by a fit from
         // scratch.)
         let kept = run.source.pacer.tracker.grid.reportedPeriodUncertainty ?? 0

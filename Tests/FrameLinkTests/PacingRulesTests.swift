@@ -134,8 +134,6 @@ struct PacingRulesTests {
         #expect(verdict.isCurrentDisplays(Self.fit(relocks: 3)))
         verdict.judge(period: 16_000_000, fit: Self.fit(relocks: 3), reported: .hz60, returnsWerePaced: false)
         #expect(verdict.isFaster)
-        #expect(_VsyncRateVerdict.isAnotherDisplay(period: 1e9 / 144, reported: .hz60))
-        #expect(!_VsyncRateVerdict.isAnotherDisplay(period: 1e9 / 59.94, reported: .hz60))
     }
 
     @Test(

@@ -88,6 +88,10 @@ public final class PresentSource: FrameSource {
     /// or a rate the caller capped), and frames are paced by deadline at this rate instead; while
     /// the vsync is still being measured, frames are never closer together than its period. A
     /// host whose window moves to another display sets the new display's rate here.
+    ///
+    /// A change is taken as another display (a move or a modeset), whose vsync is learned afresh
+    /// whatever the two rates: set it when the display changes, not every frame from a value that
+    /// wobbles. Setting the same rate again changes nothing.
     public var displayRefreshRate: FrameRate {
         get { pacer.displayRefreshRate }
         set { withPacer { $0.displayRefreshRate = newValue } }

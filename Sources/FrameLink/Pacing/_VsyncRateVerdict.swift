@@ -26,13 +26,6 @@ struct _VsyncRateVerdict {
         Int64(1e9 / fastestPlausibleFramesPerSecond(reported: rate))
     }
 
-    /// Whether a grid of `period` nanoseconds is not a display reported at `rate`: its rate is
-    /// further from the report, either way, than a real display's may be.
-    static func isAnotherDisplay(period: Double, reported rate: FrameRate) -> Bool {
-        abs(1e9 / period - rate.framesPerSecond)
-            > fastestPlausibleFramesPerSecond(reported: rate) - rate.framesPerSecond
-    }
-
     /// Whether the blocking presents measured so far come faster than the display allows.
     private(set) var isFaster = false
 

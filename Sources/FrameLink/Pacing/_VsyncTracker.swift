@@ -181,22 +181,27 @@ struct _VsyncTracker {
     /// Another display, of nominal rate `rate`: what was found about the old one's presents no
     /// longer holds. Returns whether its presents were found to follow the frames (a slow present).
     ///
-    /// The grid still measures the old display until returns stop fitting it and it re-locks: the
-    /// rate is judged again from the next fit, not from it. A fit whose rate is not the new
-    /// display's is dropped at once: returns of a display at half its rate would go on fitting
-    /// every 2nd line while their phase drifted off it.
+    /// **A changed report is another display, and its vsync is learned afresh**: the fit is
+    /// dropped at once, whatever the two rates. The host reports a rate when the window moves to
+    /// another display or the display's mode changes, and either way the old grid's phase says
+    /// nothing of the new vsync (a modeset starts the scanout again). Its period says too little:
+    /// returns of a display at half its rate would go on fitting every 2nd line while their phase
+    /// drifted off it, and a close rate's drift is too slow for returns to leave the line, or there
+    /// are none to (a chain with room). The rate is judged again from the next fit.
+    /// (Kept for a close rate, a move from 59.94 Hz to 60.05 Hz with room in the chain kept the old
+    /// period for good, and the display repeated 4 refreshes in 2,400 frames, none booked; a move
+    /// from 60 Hz to 59.94 Hz had 132 frames claim the vsync while 0.11–2.29 ms off it: reviews
+    /// 15 and 11.)
     mutating func displayChanged(to rate: FrameRate) -> Bool {
         let presentWasSlow = returnsFollowFrames
         returnsFollowFrames = false
         pacedReturns.removeAll()
         if presentWasSlow { keepsNoPhase = false }
         rateVerdict.displayChanged(at: grid.currentFit)
-        // (Returns still waiting for a first fit are the old display's: they say nothing of the
-        // new one's vsync. Kept, a window of 7 returns from a variable-refresh display at 150 Hz
-        // and one from the fixed 87.8 Hz display it moved to were fitted as a 150 Hz grid.)
-        if !grid.hasGrid || _VsyncRateVerdict.isAnotherDisplay(period: grid.period, reported: rate) {
-            grid.relockForAnotherDisplay()
-        }
+        // (Returns still waiting for a first fit are the old display's too. Kept, a window of 7
+        // returns from a variable-refresh display at 150 Hz and one from the fixed 87.8 Hz display
+        // it moved to were fitted as a 150 Hz grid.)
+        grid.relockForAnotherDisplay()
         grid.nominalPeriod = rate.periodNanoseconds
         measuredRefreshRate = nil
         return presentWasSlow
