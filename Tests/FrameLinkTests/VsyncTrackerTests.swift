@@ -24,41 +24,12 @@ struct VsyncTrackerTests {
     /// A boundary at `now` for a present called at `presentStart`.
     static func boundary(
         blocked: Bool, fits: Bool = true, locksDeadline: Bool = false, presentStart: Int64, now: Int64,
-        lastTimestamp: Int64?, interval: Int64 = 1, capPeriod: Int64? = nil, room: Bool = false,
-        variableRefresh: Bool = false
+        lastTimestamp: Int64?, interval: Int64 = 1, capPeriod: Int64? = nil, room: Bool = false
     ) -> _VsyncTracker.Boundary {
         _VsyncTracker.Boundary(
             blocked: blocked, fits: fits, locksDeadline: locksDeadline, presentStart: presentStart, now: now,
             lastTimestamp: lastTimestamp, period: period, interval: interval, capPeriod: capPeriod,
-            chainHadRoom: room, variableRefresh: variableRefresh)
-    }
-
-    /// Off the grid (the return did not fit it), a present that blocked 1.4 ms after it was called,
-    /// 4 ms after the last frame: on a variable-refresh display the next frame waits out the period
-    /// from the last one (the display refreshed as the frame came, so no refresh period passed),
-    /// and its timestamp is the wait's end, not a blocking return; on a fixed display it starts at
-    /// the return, which a refresh released.
-    @Test(
-        "off the grid on variable refresh, a blocking return waits out the frame period; on a fixed display it does not"
-    )
-    func blockingReturnOffGridOnVariableRefresh() {
-        var tracker = Self.fitted()
-        let last = tracker.grid.time(ofNumber: 60)
-        let (called, now) = (last + 2_600_000, last + 4_000_000)
-        let variable = tracker.vsyncWait(
-            for: Self.boundary(
-                blocked: true, fits: false, presentStart: called, now: now, lastTimestamp: last, variableRefresh: true))
-        #expect(variable.wait == .sleep(until: FrameInstant(nanoseconds: last + Self.period)))
-        #expect(variable.boundary == .now(blocked: false, locksDeadline: false))
-        // Already a period on: no wait.
-        let late = tracker.vsyncWait(
-            for: Self.boundary(
-                blocked: true, fits: false, presentStart: called, now: last + Self.period + 1, lastTimestamp: last,
-                variableRefresh: true))
-        #expect(late.wait == .none && late.boundary == .now(blocked: true, locksDeadline: false))
-        let fixed = tracker.vsyncWait(
-            for: Self.boundary(blocked: true, fits: false, presentStart: called, now: now, lastTimestamp: last))
-        #expect(fixed.wait == .none && fixed.boundary == .now(blocked: true, locksDeadline: false))
+            chainHadRoom: room)
     }
 
     @Test("exact returns: the grid is usable, the rate is measured, and the returns keep a phase")

@@ -268,17 +268,3 @@ struct PacingSweepRegressionTests {
         Self.expectPasses(seed: seed, index: index)
     }
 }
-
-extension PacingSweepRegressionTests {
-    @MainActor
-    @Test(
-        "on variable refresh, a blocking return off the grid never starts a frame before the frame period",
-        arguments: [(seed: UInt64(5), index: 431)])
-    func blockingReturnOffGridOnVariableRefresh(seed: UInt64, index: Int) {
-        // Three buffers on a 41.8–147.55 Hz display, log-normal delays: off the grid, a frame
-        // started at the return of a present the display showed as it came (no refresh period had
-        // passed), faster than the display shows frames, and targets from frame 167 were not when
-        // the frames were shown.
-        Self.expectPasses(seed: seed, index: index)
-    }
-}

@@ -271,7 +271,7 @@ extension _PresentPacer {
                 now: now.nanoseconds, lastTimestamp: lastTimestamp, period: currentPeriod,
                 interval: Int64(presentInterval),
                 capPeriod: capsAtDisplayRefreshRate ? displayRefreshRate.periodNanoseconds : nil,
-                chainHadRoom: chainHadRoom, variableRefresh: variableRefreshRange != nil))
+                chainHadRoom: chainHadRoom))
         boundary = decided.boundary
         if decided.heldToCap { callWasPaced = true }
         return decided.wait

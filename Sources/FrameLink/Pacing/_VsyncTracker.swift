@@ -329,9 +329,6 @@ struct _VsyncTracker {
         /// Whether the model knows the chain had room for the present
         /// (``chainHadRoom(forPresentCalledAt:chainDepth:)``, read before the frame was placed).
         var chainHadRoom = false
-        /// Whether the display refreshes variably (it refreshes as a frame comes, within its
-        /// range).
-        var variableRefresh = false
     }
 
     /// The wait while frames follow the grid: none after a present that blocked (the frame's vsync
@@ -351,21 +348,6 @@ struct _VsyncTracker {
             if frame.blocked && grid.relocks > 0 && !grid.hasGrid { knownDrops = 0 }
             let boundary = _FrameBoundary.now(blocked: frame.blocked, locksDeadline: frame.locksDeadline)
             guard let lastTimestamp = frame.lastTimestamp else { return Wait(wait: .none, boundary: boundary) }
-            if frame.blocked && frame.variableRefresh {
-                // **On variable refresh, a blocking return off the grid waits out the frame
-                // period**: the display refreshed as the frame came, so the return says no
-                // refresh period passed since the frame before (a present called just as the
-                // fastest refresh allowed returned 0.1–1.5 ms later, by its delay alone). Started
-                // at the return, frames came 4.0–5.4 ms apart on displays whose fastest refresh is
-                // 7.3–7.8 ms, faster than they show them: found by the sweep.
-                let earliest = lastTimestamp + frame.period * frame.interval
-                if earliest > frame.now {
-                    // (The timestamp is then the wait's end, not the return.)
-                    return Wait(
-                        wait: .sleep(until: FrameInstant(nanoseconds: earliest)),
-                        boundary: .now(blocked: false, locksDeadline: frame.locksDeadline))
-                }
-            }
             if !frame.blocked {
                 // **Off the grid, frames a little late keep their plan**: a period after the last
                 // frame's planned start when it began less than a quarter period after it (as the
