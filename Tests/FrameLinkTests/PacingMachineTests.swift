@@ -91,6 +91,41 @@ struct PacingMachineTests {
         #expect(forced.state == PacingState(mode: .vsync, reason: .requested))
     }
 
+    /// A vsync state on a display that is gone, with no grid of the new one and presents that find
+    /// room (a window shown again after a move): measured afresh by deadline, with back-to-back
+    /// frames. Not before a full window of the new display's presents, nor while frames are too
+    /// heavy to go back to back.
+    @Test("another display whose presents find room is measured afresh, as at start-up")
+    func anotherDisplayWithRoomMeasuredAfresh() {
+        var machine = _PacingMachine(state: Self.measuring)
+        _ = machine.frameBegan(Self.vsyncEvidence())
+        machine.displayChanged()
+        var evidence = Self.returnsAtOnceEvidence()
+        evidence.gridIsUsable = false
+        evidence.presentWindowIsFull = false
+        evidence.mayMeasureAgain = true
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state.mode == .vsync, "not before a full window of the new display's presents")
+        evidence.presentWindowIsFull = true
+        evidence.mayMeasureAgain = false
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state.mode == .vsync, "not while frames are too heavy to go back to back")
+        evidence.mayMeasureAgain = true
+        _ = machine.frameBegan(evidence)
+        #expect(machine.state == PacingState(mode: .deadline, reason: .measuring))
+        #expect(machine.verdictAwaitsLightFrames && !machine.statesAnotherDisplay)
+        #expect(machine.frameBegan(evidence) == .measureAgain)
+        // Presents that block on the new display keep the vsync mode until its grid is measured.
+        var blocking = _PacingMachine(state: Self.measuring)
+        _ = blocking.frameBegan(Self.vsyncEvidence())
+        blocking.displayChanged()
+        var blocks = Self.vsyncEvidence()
+        blocks.gridIsUsable = false
+        blocks.gridRateIsMeasured = false
+        _ = blocking.frameBegan(blocks)
+        #expect(blocking.state.mode == .vsync && blocking.statesAnotherDisplay)
+    }
+
     @Test("without a fitted last return there is no promotion, unless the presenter reports presentation times")
     func promotionNeedsFitOrFeedback() {
         var machine = _PacingMachine(state: Self.measuring)

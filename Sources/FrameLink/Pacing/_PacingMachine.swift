@@ -196,6 +196,21 @@ struct _PacingMachine {
                 // after a move to 144 Hz), and the game was never told of the new one (found by
                 // review).
                 promoteToVsync(evidence)
+            } else if statesAnotherDisplay && !evidence.gridIsUsable && evidence.presentWindowIsFull
+                && !evidence.presentsBlock && evidence.mayMeasureAgain
+            {
+                // **Another display whose presents find room is measured afresh**, as at start-up,
+                // when frames are light enough: by deadline, with frames back to back, since only
+                // they fill the chain and make presents block on the new vsync. (Kept in vsync
+                // mode, a window hidden, moved to another display and shown again with three
+                // buffers paced by vsync with no grid for good, every timestamp off the new vsync,
+                // up to 4.6 ms, and the old display's grid still named: review 16. Heavier frames
+                // stay: a chain they cannot fill still shows the vsync in the presents that block,
+                // and measured by deadline, frames hovering about a period after a move to 30 Hz
+                // never came back to the vsync: found by the sweep.)
+                statesAnotherDisplay = false
+                state = PacingState(mode: .deadline, reason: .measuring)
+                verdictAwaitsLightFrames = true
             } else if state.reason.isMeasuring && confirmsVsync(evidence) {
                 // **A vsync kept while measuring is confirmed as one is promoted**: automatic
                 // pacing asked for again keeps the vsync mode while it measures, and only the
