@@ -225,7 +225,13 @@ struct Review16Tests {
     /// Hz: back on the vsync (timestamps within 50 µs) but none of 591 frames claimed as the vsync.
     /// With 2 buffers both end on the vsync, every frame claimed. At ea6b97f, to 75 Hz the same; to
     /// 59.94 Hz worse: 1 drop booked against none, and 252–253 of 591 settled frames claimed as the
-    /// vsync while up to 8.3 ms off it (targets up to 15.6 ms off).
+    /// vsync while up to 8.3 ms off it (targets up to 15.6 ms off). Fixed after review for 75 Hz:
+    /// the grid fitted by the back-to-back frames went to the phase probe because the deadline
+    /// frames' presents were still counted as timed by the source, and the probe, with three
+    /// buffers and light frames, drained the chain and ended without a verdict, over and over; the
+    /// back-to-back frames now forget them, and the source paces by vsync from frame 439 with
+    /// every settled frame claimed and on the vsync. Still known: the 2 drops in the blank (75 Hz),
+    /// and no frame claimed at 59.94 Hz.
     @Test("deadline, a move, automatic again: 3 buffers", arguments: [true, false])
     func moveWhileDeadline(toSeventyFive: Bool) {
         for seed: UInt64 in [1, 2] {
@@ -246,10 +252,19 @@ struct Review16Tests {
             let all = R16.figures(run, 295, 1_190)
             print(
                 "R16 moveWhileDeadline \(rate) seed \(seed): all \(all); settled \(settled) \(run.source.pacingState)")
-            withKnownIssue("after deadline pacing and a move, 3 buffers: the vsync is not followed or not claimed") {
-                #expect(settled.vsyncFrames == settled.judged && settled.followed == settled.judged, "\(settled)")
-                #expect(settled.anyOff == 0, "\(settled)")
+            // (Fixed after review: back-to-back frames forget which presents the source timed.)
+            #expect(settled.vsyncFrames == settled.judged, "\(settled)")
+            #expect(settled.anyOff == 0, "\(settled)")
+            if toSeventyFive {
+                #expect(settled.followed == settled.judged, "\(settled)")
+                withKnownIssue("two drops booked in the move's blank, which repeats nothing") {
+                    #expect(all.booked == all.missed, "\(all)")
+                }
+            } else {
                 #expect(all.booked == all.missed, "\(all)")
+                withKnownIssue("on the vsync again, but not claimed") {
+                    #expect(settled.followed == settled.judged, "\(settled)")
+                }
             }
         }
     }

@@ -110,6 +110,14 @@ extension _PresentPacer {
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if tracker.grid.hasGrid { tracker.grid.restartPhase() }
+        // **Back-to-back frames measure as at start-up**: their presents are called when the
+        // last returned, not when the source chose, so the grid they fit needs no phase probe,
+        // whatever the frames paced by deadline before them did. (Remembered, the deadline frames'
+        // presents sent each grid the back-to-back frames fitted to the probe, which with three
+        // buffers and light frames drained the chain and ended without a verdict, over and over:
+        // after `.deadline`, a move to 75 Hz and `.automatic` again, frames never followed the
+        // vsync again, 591 of 591 timestamps up to 6.7 ms off: review 16.)
+        tracker.forgetPacedReturns()
         log.append(.measuringAgain(rate: displayRefreshRate))
     }
 

@@ -178,6 +178,11 @@ struct _VsyncTracker {
         pacedReturns.append(callWasPaced)
     }
 
+    /// Forgets which presents the source timed: the grid is fitted afresh from returns to come.
+    mutating func forgetPacedReturns() {
+        pacedReturns.removeAll()
+    }
+
     /// Another display, of nominal rate `rate`: what was found about the old one's presents no
     /// longer holds. Returns whether its presents were found to follow the frames (a slow present).
     ///
