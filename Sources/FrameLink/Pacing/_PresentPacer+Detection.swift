@@ -4,12 +4,11 @@ extension _PresentPacer {
     /// Whether the first frames are still presented back to back.
     var isProbing: Bool { backToBack.isRunning }
     /// Whether frames may go back to back to measure again whether present blocks: the last frames
-    /// were light (``_BackToBackFrames``), no cap, requested range or halved rate holds them
-    /// (back-to-back frames would exceed it), and the window is shown (a hidden window's presents
-    /// say nothing).
+    /// were light (``_BackToBackFrames``), and no cap, requested range or halved rate holds them
+    /// (back-to-back frames would exceed it).
     var mayMeasureAgain: Bool {
         backToBack.framesAreLight(period: displayRefreshRate.periodNanoseconds) && !capsAtDisplayRefreshRate
-            && requestedRange == nil && !halvesRate && !isWindowHidden
+            && requestedRange == nil && !halvesRate
     }
     /// Takes in a change of the requested pacing.
     func applyRequestedPacing() {
