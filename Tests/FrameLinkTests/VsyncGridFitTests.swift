@@ -153,4 +153,30 @@ struct VsyncGridFitTests {
         #expect(grid.slopeFit != .keptPeriod)
         #expect(abs(grid.period - Double(moved)) < 1_000, "period \(grid.period)")
     }
+
+    @Test("a locked line never lags its fit by more than the lock's tolerance: a fit that moves on drops the lock")
+    func lockedLineFollowsAMovingFit() {
+        var grid = _VsyncGrid(nominalPeriod: Self.period)
+        for number in Int64(0)..<256 { grid.add(returnTime: Self.vsync(number)) }
+        #expect(grid.isPhaseLocked)
+        // Returns 2 µs earlier each vsync: each fit moves the line a little, within what a lock
+        // allows, while the published line slews after it by 0.5 µs per fit.
+        var wasLocked = true
+        var lockDropped = false
+        for step in Int64(0)..<100 {
+            let number = 256 + step
+            grid.add(returnTime: Self.vsync(number) - step * 2_000)
+            let lag = abs(grid.fittedTime(ofNumber: number) - grid.time(ofNumber: number))
+            if grid.isPhaseLocked {
+                #expect(lag <= _VsyncGrid.lockTolerance, "locked \(lag) ns behind the fit, \(step) returns on")
+            } else if wasLocked {
+                lockDropped = true
+            }
+            wasLocked = grid.isPhaseLocked
+        }
+        #expect(lockDropped)
+        // Unlocked, the line follows by an eighth: within 20 µs of the fit again.
+        let newest = 256 + Int64(99)
+        #expect(abs(grid.fittedTime(ofNumber: newest) - grid.time(ofNumber: newest)) <= 20_000)
+    }
 }

@@ -273,7 +273,11 @@ struct _VsyncGrid {
     /// per fit until it is phase-locked (``unlockedConvergence``), and from then on by at most
     /// ``slew`` per fit (jumping only when it is ``jump`` away), so that a refit never makes one
     /// frame's `deltaTime` differ from a whole number of periods by more than that. Anchored at a
-    /// vsync number.
+    /// vsync number. (A fit further from the published line than a lock allows,
+    /// ``lockTolerance``, has moved on from it: the lock is dropped and the line follows the fit
+    /// by an eighth again. Slewed, a fit that drifted 65 µs while locked left the line behind it
+    /// for 130 frames, and the lag, part of the stated error, kept frames from claiming the vsync
+    /// that long: pacing sweep seed 1 #977.)
     private var published: (number: Int64, time: Double, period: Double)?
     /// The most the published line moves per fit: 0.5 µs.
     static let slew = 500.0
@@ -325,7 +329,9 @@ struct _VsyncGrid {
             return
         }
         // Locked, the line moves at most `slew` per fit; until then, by an eighth of the gap (the
-        // fit sharpens as returns come in, and a frame's deltaTime must not jump with it).
+        // fit sharpens as returns come in, and a frame's deltaTime must not jump with it). A gap
+        // wider than a lock allows unlocks.
+        if abs(gap) > Double(Self.lockTolerance) { isPhaseLocked = false }
         let most = isPhaseLocked ? Self.slew : max(Self.slew, abs(gap) / Self.unlockedConvergence)
         let step = abs(gap) > Self.jump ? gap : min(max(gap, -most), most)
         published = (newest, now + step, period)
