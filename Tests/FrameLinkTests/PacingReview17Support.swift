@@ -9,22 +9,8 @@ import Testing
 /// lock judged against the display lab's truth.
 @MainActor
 enum R17 {
-    /// A seeded generator for the reviewer's own delays (SplitMix64).
-    struct R17Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// A delay for a blocking present's return, drawn for loop frame `index`.
-    typealias R17Delay = @MainActor (_ index: Int64, _ random: inout R17Random) -> Int64
+    typealias R17Delay = @MainActor (_ index: Int64, _ random: inout _SplitMix64) -> Int64
 
     /// A scenario: the display, what the source is told, the delays, and what happens per frame.
     struct R17Scenario {
@@ -62,7 +48,7 @@ enum R17 {
         run.source.capsAtDisplayRefreshRate = false
         if let delay = scenario.delay {
             let lab = run.lab
-            var random = R17Random(state: scenario.seed &* 0x2545_F491_4F6C_DD1D)
+            var random = _SplitMix64(seed: scenario.seed &* 0x2545_F491_4F6C_DD1D)
             run.source.present = {
                 lab.present()
                 // Blocked: the present returned at a refresh (the lab's jitter is none).
