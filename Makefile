@@ -161,7 +161,7 @@ fuzz: deps
 SWEEP_SCENARIOS ?= 100000
 SWEEP_SEED ?= 1
 SWEEP_ALLOWED_FAILURES ?= 0
-SWEEP_CEILING := 68
+SWEEP_CEILING := 66
 sweep: deps
 	$(SWIFT) build -c release --product PacingSweep 2>&1 | tail -1
 	@mkdir -p $(OUT)

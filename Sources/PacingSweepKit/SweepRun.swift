@@ -30,8 +30,8 @@ public struct SweepRun {
     public let lab: DisplayLab
     /// The source under test.
     public let source: PresentSource
-    /// Every frame, in order.
-    public private(set) var frames: [Frame] = []
+    /// Every frame, in order. (Tests set them to judge a source that behaved otherwise.)
+    public internal(set) var frames: [Frame] = []
 
     /// Runs `scenario`.
     public init(_ scenario: SweepScenario) {

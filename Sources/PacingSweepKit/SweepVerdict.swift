@@ -28,9 +28,10 @@ public enum SweepCheck: String, CaseIterable, Sendable {
     /// or at least a quarter of the judged presents there blocked until a refresh), the source puts
     /// at least 90 % of the judged frames of that half on the vsync: it uses what the display tells it. (Its second
     /// half: returns late by random delays pin the vsync within 100 µs, at the 99th percentile,
-    /// only after about 48 mean delays / 100 µs of them (`_VsyncGrid.nextVsyncErrorPerMeanDelay`):
+    /// only after about 48 mean delays / 100 µs of them (``SweepVerdict/returnsToPinPerMeanDelay``):
     /// 190 for exponential delays of mean 0.4 ms, 360 for the widest drawn here, spread evenly up
-    /// to 1.5 ms. A run is at least 600 frames long, so by its middle a pacer knows the vsync on
+    /// to 1.5 ms. (`_VsyncGrid` states 40 from 160 returns on, and claims those at about 300: the
+    /// judge keeps the more generous figure.) A run is at least 600 frames long, so by its middle a pacer knows the vsync on
     /// all but the widest delays; the 10 % not required covers part of those. Before that a source
     /// may time frames by its best estimate without claiming it; after a move to another display,
     /// the same learning starts again: ``SweepVerdict/relearningFrames(meanDelay:)``.) (A display that reveals nothing, a swap
@@ -67,7 +68,9 @@ public struct SweepVerdict: Sendable {
     /// How many returns pin the vsync within ``tolerance`` at the 99th percentile, in mean present
     /// delays per tolerance: 48 (the lower-envelope fit's error at the next vsync is up to
     /// 48 mean delays / n after n returns late by one-sided delays: `_VsyncGrid`'s measured
-    /// statement, the figure the second-half rule of ``SweepCheck/notLocked`` rests on).
+    /// statement for windows under 160 returns, the figure the second-half rule of
+    /// ``SweepCheck/notLocked`` rests on; the grid states 40 for longer ones, and the judge keeps
+    /// the more generous figure).
     public static let returnsToPinPerMeanDelay: Int64 = 48
 
     /// The frames after a move to another display in which a source is not asked to put frames on

@@ -7,8 +7,29 @@ extension _VsyncGrid {
     /// up to 1.5 ms, whose density near zero is the lowest for their mean): the error passed
     /// 48 mean delays / n in 1.7 % of the windows at 32 returns, 0.7 % at 96 (32, the ideal
     /// lower-hull fit's 99th percentile, was passed in 7.5 % and 2 %). Exponential delays stay far
-    /// inside it. `VsyncGridPrecisionTests` holds the grid to it.
+    /// inside it. `VsyncGridPrecisionTests` holds the grid to it. (From ``longWindowReturns`` on,
+    /// ``longWindowErrorPerMeanDelay``.)
     static let nextVsyncErrorPerMeanDelay: Int64 = 48
+    /// The same factor for a window of ``longWindowReturns`` or more: 40. Measured on this grid
+    /// (2,000 windows each of 96 to 512 returns with delays spread evenly up to 1.5 ms, 600 with
+    /// exponential ones of mean 0.5 ms; the published line's true error, counted with the carried
+    /// growth of ``carriedErrorGrowth``): from 160 returns on the 99th percentile of the factor
+    /// the error needed was 31–39 at the next vsync, 300 vsyncs on and ten windows on, except ten
+    /// windows on from 256 and 512 returns (40.3 and 57; their 98th percentiles 28.5 and 33.7), and
+    /// at most 21 for exponential delays; at 96 returns it was 66, and at 128 it was 38.5–42.4.
+    /// The quarter lows that pin the hull are what is short in a short window; a long one's lower
+    /// hull has more low returns to rest on. With 48 throughout, a window of delays up to 1.5 ms
+    /// claimed the vsync only after 360 returns, 1.2 times as many as it needs.
+    static let longWindowErrorPerMeanDelay: Int64 = 40
+    /// The window length from which ``longWindowErrorPerMeanDelay`` states the error: 160 returns.
+    static let longWindowReturns = 160
+
+    /// The factor of the stated error at the next vsync for a window of `count` returns:
+    /// ``nextVsyncErrorPerMeanDelay``, or ``longWindowErrorPerMeanDelay`` from
+    /// ``longWindowReturns`` on.
+    static func errorPerMeanDelay(returns count: Int) -> Int64 {
+        count >= longWindowReturns ? longWindowErrorPerMeanDelay : nextVsyncErrorPerMeanDelay
+    }
     /// The most vsyncs past the window's newest return that ``uncertainty(ofNumber:)`` counts:
     /// a million (4.6 hours at 60 Hz), which keeps the product inside `Int64`; anything that far is
     /// unknown anyway.
@@ -17,7 +38,7 @@ extension _VsyncGrid {
     /// How far the published line may be from the true vsync `number`, at the 99th percentile:
     /// the stated model of the fit's error. Returns reach the line late by one-sided random delays
     /// (never early); a line fitted to n of them, with mean delay d, is off at the vsync after the
-    /// newest by up to ``nextVsyncErrorPerMeanDelay`` × d / n, and its period by up to twice that
+    /// newest by up to ``errorPerMeanDelay(returns:)`` × d / n, and its period by up to twice that
     /// over n (the ideal lower-hull fit's 99th-percentile period error was 38–49 × d / n² for
     /// delays spread evenly, 21–25 for exponential ones; this grid's, at 48 returns, needs the
     /// factor 2 to stay inside in 98 % of windows), so the error grows by that much per vsync it is
@@ -67,10 +88,10 @@ extension _VsyncGrid {
     static let carriedErrorGrowth: (numerator: Int64, denominator: Int64) = (3, 2)
 
     /// The line's stated error at the vsync after the window's newest return:
-    /// ``nextVsyncErrorPerMeanDelay`` × mean delay / returns in the window (with a grid, the window
-    /// is never empty).
+    /// ``errorPerMeanDelay(returns:)`` × mean delay / returns in the window (with a grid, the
+    /// window is never empty).
     var errorAtNextVsync: Int64 {
-        Self.nextVsyncErrorPerMeanDelay * meanDelay / Int64(max(1, times.count))
+        Self.errorPerMeanDelay(returns: times.count) * meanDelay / Int64(max(1, times.count))
     }
 
     /// How far the fitted period may be from the true one, at the 99th percentile: the growth of
@@ -88,7 +109,7 @@ extension _VsyncGrid {
     /// The period error the window's own fit would state now (``periodUncertainty``'s
     /// statement for `count` returns late by `meanDelay` on average).
     func statedPeriodError(count: Int, meanDelay: Int64) -> Double {
-        Double(Self.carriedErrorGrowth.numerator * Self.nextVsyncErrorPerMeanDelay * meanDelay)
+        Double(Self.carriedErrorGrowth.numerator * Self.errorPerMeanDelay(returns: count) * meanDelay)
             / Double(Self.carriedErrorGrowth.denominator * Int64(count) * Int64(count))
     }
 }
