@@ -207,12 +207,16 @@ struct Review17Tests {
     ]
 
     nonisolated static let wanderingFlaps =
-        "a delay floor wandering 0–80 µs over 600 frames: the lock flaps, more often than at the parent "
-        + "(the new rule unlocks at every 50 µs gap and judge() relocks at the next fit), and locked timestamps "
-        + "stray past 50 µs beyond the floor in force as at the parent: "
+        "a delay floor wandering 0–80 µs over 600 frames: the lock flaps (the fit moves past the line's 50 µs "
+        + "tolerance, or a quarter's low return sits past 50 µs; since the lock's hysteresis a lock is taken again "
+        + "only within 20 µs, and the transitions fell to 94/92/76/78 from 106/104/86/88 in these four cases), and "
+        + "locked timestamps stray past 50 µs beyond the floor in force as at the parent. At 970a397: "
     nonisolated static let wideningFlaps =
-        "delays narrow → wide (up to 1–1.5 ms) → narrow: the lock drops and is retaken more than 4 times; "
-        + "the new rule halves or removes the locked timestamps > 50 µs: "
+        "delays narrow → wide (up to 1–1.5 ms) → narrow: the lock drops and is retaken more than 4 times, or "
+        + "locked timestamps pass 50 µs (since the grid states 40 mean delays per return from 160 returns: 4 "
+        + "transitions and 2 past 50 µs (80.3 µs) at 60 Hz, 24/22 transitions and 28 past 50 µs (76.5 µs) at "
+        + "144 Hz, with the lock's hysteresis); the rule of 970a397 halves or removes the locked timestamps "
+        + "> 50 µs. At 970a397: "
     nonisolated static let knownChanges: [String: String] = [
         "uniform, 60 Hz, 2 buffers": wideningFlaps
             + "10 transitions, 0 locked timestamps > 50 µs (worst 47.1 µs); parent 10, 24 (61.5 µs)",

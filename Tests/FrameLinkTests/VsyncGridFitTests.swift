@@ -154,29 +154,60 @@ struct VsyncGridFitTests {
         #expect(abs(grid.period - Double(moved)) < 1_000, "period \(grid.period)")
     }
 
+    /// A grid locked on 256 exact returns, then fed `steps` more: each 2 µs earlier than the last
+    /// for the first `drifting` of them, steady after. `observe` sees each step, the distance
+    /// between the fit and the published line at the newest return, and whether the grid was
+    /// locked before that return.
+    static func lockedThenDrifting(
+        steps: Int64, drifting: Int64,
+        observe: (_ grid: _VsyncGrid, _ step: Int64, _ gap: Int64, _ wasLocked: Bool) -> Void
+    ) -> _VsyncGrid {
+        var grid = _VsyncGrid(nominalPeriod: period)
+        for number in Int64(0)..<256 { grid.add(returnTime: vsync(number)) }
+        #expect(grid.isPhaseLocked)
+        for step in Int64(0)..<steps {
+            let wasLocked = grid.isPhaseLocked
+            let number = 256 + step
+            grid.add(returnTime: vsync(number) - min(step, drifting) * 2_000)
+            observe(grid, step, abs(grid.fittedTime(ofNumber: number) - grid.time(ofNumber: number)), wasLocked)
+        }
+        return grid
+    }
+
     @Test("a locked line never lags its fit by more than the lock's tolerance: a fit that moves on drops the lock")
     func lockedLineFollowsAMovingFit() {
-        var grid = _VsyncGrid(nominalPeriod: Self.period)
-        for number in Int64(0)..<256 { grid.add(returnTime: Self.vsync(number)) }
-        #expect(grid.isPhaseLocked)
         // Returns 2 µs earlier each vsync: each fit moves the line a little, within what a lock
         // allows, while the published line slews after it by 0.5 µs per fit.
-        var wasLocked = true
         var lockDropped = false
-        for step in Int64(0)..<100 {
-            let number = 256 + step
-            grid.add(returnTime: Self.vsync(number) - step * 2_000)
-            let lag = abs(grid.fittedTime(ofNumber: number) - grid.time(ofNumber: number))
+        let grid = Self.lockedThenDrifting(steps: 100, drifting: 100) { grid, step, lag, wasLocked in
             if grid.isPhaseLocked {
                 #expect(lag <= _VsyncGrid.lockTolerance, "locked \(lag) ns behind the fit, \(step) returns on")
             } else if wasLocked {
                 lockDropped = true
             }
-            wasLocked = grid.isPhaseLocked
         }
         #expect(lockDropped)
         // Unlocked, the line follows by an eighth: within 20 µs of the fit again.
         let newest = 256 + Int64(99)
         #expect(abs(grid.fittedTime(ofNumber: newest) - grid.time(ofNumber: newest)) <= 20_000)
+    }
+
+    @Test("a lock dropped because the fit moved on is taken again only within the lock's precision")
+    func lockHasHysteresis() {
+        // Returns drifting earlier by 2 µs each vsync for 150 vsyncs, then steady until the window
+        // holds only those: the fit keeps moving away from a line that may follow it by 0.5 µs
+        // per fit while locked.
+        var transitions = 0
+        let grid = Self.lockedThenDrifting(steps: 800, drifting: 150) { grid, step, gap, wasLocked in
+            if grid.isPhaseLocked && !wasLocked {
+                #expect(gap <= _VsyncGrid.lockPrecision, "locked again \(gap) ns from the fit, \(step) returns on")
+            }
+            if grid.isPhaseLocked != wasLocked { transitions += 1 }
+        }
+        // Taken again once the window holds only the new phase. Without the hysteresis the lock
+        // turned on or off 8 times here, three times taken more than 20 µs from the fit.
+        let lockedAtTheEnd = grid.isPhaseLocked
+        #expect(lockedAtTheEnd)
+        #expect(transitions <= 4, "the lock turned on or off \(transitions) times")
     }
 }

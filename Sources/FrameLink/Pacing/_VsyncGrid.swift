@@ -25,7 +25,8 @@
 ///   lies far above any line below the others.
 /// - **Phase-locked**: each quarter has a return within ``lockTolerance``, and the window is long
 ///   enough for its delays that the line is within ``lockPrecision`` of the true grid (see there);
-///   a return the grid cannot explain ends the lock.
+///   a return the grid cannot explain ends the lock. Unlocked, the published line must be within
+///   ``lockPrecision`` of the fit to take it (``mayTakeLock(wasLocked:)``).
 /// - **Re-lock**: three returns in a row that the grid cannot explain (earlier than a vsync, or later
 ///   than any delay seen) mean the display changed (another rate, another display, a hide and show):
 ///   the window starts again from them.
@@ -278,7 +279,7 @@ struct _VsyncGrid {
     /// by an eighth again. Slewed, a fit that drifted 65 µs while locked left the line behind it
     /// for 130 frames, and the lag, part of the stated error, kept frames from claiming the vsync
     /// that long: pacing sweep seed 1 #977.)
-    private var published: (number: Int64, time: Double, period: Double)?
+    private(set) var published: (number: Int64, time: Double, period: Double)?
     /// The most the published line moves per fit: 0.5 µs.
     static let slew = 500.0
     /// A published line this far from the fit is moved at once: 0.25 ms.
@@ -644,6 +645,7 @@ struct _VsyncGrid {
                 isPhaseLocked =
                     worstQuarterLow <= Self.lockTolerance
                     && totalDelay * Self.lineErrorPerMeanDelay <= Self.lockPrecision * Int64(count) * Int64(count)
+                    && mayTakeLock(wasLocked: isPhaseLocked)
             }
             return
         }
@@ -651,6 +653,7 @@ struct _VsyncGrid {
         isPhaseLocked =
             worstQuarterLow <= Self.lockTolerance
             && totalDelay * Self.lineErrorPerMeanDelay <= Self.lockPrecision * Int64(count) * Int64(count)
+            && mayTakeLock(wasLocked: isPhaseLocked)
         if isStable == true {
             relocksWhileUnjudged = 0
             requiredForStability = Self.stabilityWindow
