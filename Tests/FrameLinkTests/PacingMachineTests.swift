@@ -17,7 +17,19 @@ struct PacingMachineTests {
             receivesFeedback: false, returnsWerePaced: false, returnsFollowFrames: false,
             vsyncIsFasterThanDisplay: false, fasterVerdictDoubted: false, presentsReturnAtOnceIntoFullChain: false,
             isProbing: false, mayMeasureAgain: false, pacesRequestedRateDirectly: false, keepsNoPhase: false,
-            gridIsUsable: true, presentWindowIsFull: true)
+            gridIsUsable: true, presentWindowIsFull: true, heavyFramesMayBeProbed: false, noPresentBlocked: false)
+    }
+
+    /// Evidence of heavy frames on two buffers whose presents return too soon to be measured as
+    /// blocking (none of the window did), with no grid: what the heavy-frame probe is for.
+    static func heavyFramesEvidence() -> _PacingMachine.Evidence {
+        var evidence = returnsAtOnceEvidence()
+        evidence.medianPresent = 450_000
+        evidence.gridPeriod = 0
+        evidence.gridIsUsable = false
+        evidence.heavyFramesMayBeProbed = true
+        evidence.noPresentBlocked = true
+        return evidence
     }
 
     /// Evidence of presents that return at once (tens of microseconds), with no grid.
@@ -41,6 +53,73 @@ struct PacingMachineTests {
         evidence.pacesRequestedRateDirectly = true
         #expect(machine.frameBegan(evidence) == .none)
         #expect(machine.state == Self.measuring)
+    }
+
+    @Test("heavy frames whose presents never blocked are probed once, for the probe's frames, still measuring")
+    func heavyFramesAreProbedOnce() {
+        var machine = _PacingMachine(state: Self.measuring)
+        #expect(machine.frameBegan(Self.heavyFramesEvidence()) == .none)
+        #expect(machine.heavyFrameProbe?.remaining == _HeavyFrameProbe.frames)
+        #expect(machine.state == Self.measuring)
+        for _ in 1..._HeavyFrameProbe.frames { #expect(machine.frameBegan(Self.heavyFramesEvidence()) == .none) }
+        #expect(machine.heavyFrameProbe == nil)
+        // Once: frames that stay heavy are not held again...
+        _ = machine.frameBegan(Self.heavyFramesEvidence())
+        #expect(machine.heavyFrameProbe == nil)
+        // ...until frames went back to back again.
+        machine.backToBackFramesEnded(inconclusive: true)
+        _ = machine.frameBegan(Self.heavyFramesEvidence())
+        #expect(machine.heavyFrameProbe != nil)
+    }
+
+    @Test(
+        "no heavy-frame probe once a present of the window blocked, for frames that are light or on more buffers, or while frames go back to back"
+    )
+    func heavyFrameProbeNeedsItsCase() {
+        for change in [
+            { (evidence: inout _PacingMachine.Evidence) in evidence.noPresentBlocked = false },
+            { (evidence: inout _PacingMachine.Evidence) in evidence.heavyFramesMayBeProbed = false },
+            { (evidence: inout _PacingMachine.Evidence) in evidence.isProbing = true },
+            { (evidence: inout _PacingMachine.Evidence) in evidence.presentWindowIsFull = false },
+        ] {
+            var machine = _PacingMachine(state: Self.measuring)
+            var evidence = Self.heavyFramesEvidence()
+            change(&evidence)
+            _ = machine.frameBegan(evidence)
+            #expect(machine.heavyFrameProbe == nil)
+        }
+    }
+
+    @Test("heavy frames kept in vsync mode on another display whose grid is not fitted are probed, once")
+    func heavyFramesOnAnotherDisplayAreProbed() {
+        var machine = _PacingMachine(state: Self.measuring)
+        _ = machine.frameBegan(Self.vsyncEvidence())
+        machine.displayChanged()
+        _ = machine.frameBegan(Self.heavyFramesEvidence())
+        #expect(machine.state.mode == .vsync)
+        #expect(machine.heavyFrameProbe != nil)
+        // Not on the display it was measured on: vsync mode with its grid usable says enough.
+        var settled = _PacingMachine(state: Self.measuring)
+        _ = settled.frameBegan(Self.vsyncEvidence())
+        _ = settled.frameBegan(Self.heavyFramesEvidence())
+        #expect(settled.heavyFrameProbe == nil)
+    }
+
+    @Test("the heavy-frame probe ends when the vsync is confirmed, or when frames are no longer heavy")
+    func heavyFrameProbeEnds() {
+        var machine = _PacingMachine(state: Self.measuring)
+        _ = machine.frameBegan(Self.heavyFramesEvidence())
+        #expect(machine.heavyFrameProbe != nil)
+        _ = machine.frameBegan(Self.vsyncEvidence())
+        #expect(machine.state.mode == .vsync)
+        #expect(machine.heavyFrameProbe == nil)
+
+        var lighter = _PacingMachine(state: Self.measuring)
+        _ = lighter.frameBegan(Self.heavyFramesEvidence())
+        var evidence = Self.heavyFramesEvidence()
+        evidence.heavyFramesMayBeProbed = false
+        _ = lighter.frameBegan(evidence)
+        #expect(lighter.heavyFrameProbe == nil)
     }
 
     @Test("a phase-stable grid whose last return fitted, of presents that paced the frames, promotes to vsync")

@@ -16,7 +16,9 @@
 ///   feedback) promotes to vsync, through the phase probe when the source timed the presents'
 ///   calls; returns that keep no phase are an emulated vsync; presents that returned at once into
 ///   a chain that must have been full (``_SwapChainFill``) reject vsync; frames that were too slow to
-///   fill a chain go back to back again once they are light;
+///   fill a chain go back to back again once they are light; while they stay heavy and their
+///   presents block too briefly to tell, the heavy-frame probe holds their presents half a period
+///   past a vsync, once per wait (``_HeavyFrameProbe``);
 /// - **in vsync mode**: the same evidence of presents returning at once (without feedback), or
 ///   returns that keep no phase, demote to deadline pacing. Jitter alone never does.
 struct _PacingMachine {
@@ -33,6 +35,12 @@ struct _PacingMachine {
     private(set) var state: PacingState
     /// The phase probe under way, if any.
     private(set) var phaseProbe: _PhaseProbe?
+    /// The heavy-frame probe under way, if any: the source holds each present half a period past a
+    /// vsync (``_HeavyFrameProbe``).
+    private(set) var heavyFrameProbe: _HeavyFrameProbe?
+    /// Whether the heavy-frame probe ran since frames last went back to back (or the pacing or the
+    /// display changed): once each time (frames that stay heavy are not held again and again).
+    private(set) var heavyFrameProbeRan = false
     /// Whether the last back-to-back frames ended with no present that blocked and no evidence
     /// that present ignores vsync (the frames were too slow to fill a swap chain): they go back to
     /// back again once they are light.
@@ -92,6 +100,12 @@ struct _PacingMachine {
         var gridIsUsable: Bool
         /// Whether the window of present durations whose median is read is full.
         var presentWindowIsFull: Bool
+        /// Whether the last frames were too heavy to go back to back (not light), on two buffers,
+        /// and no cap, requested range, halved rate or variable refresh holds them: the
+        /// heavy-frame probe may hold their presents.
+        var heavyFramesMayBeProbed: Bool
+        /// Whether none of the presents in that window blocked.
+        var noPresentBlocked: Bool
 
         /// Whether presents block for a good part of a period, in the median.
         var presentsBlock: Bool {
@@ -146,6 +160,7 @@ struct _PacingMachine {
         if state.mode == .deadline, let probe = phaseProbe {
             return probe.isOver ? concludePhaseProbe(probe, evidence) : .none
         }
+        noteHeavyFrameProbeFrame(evidence)
         if evidence.vsyncIsFasterThanDisplay && evidence.presentsBlock {
             if evidence.fasterVerdictDoubted && state.mode == .deadline && evidence.gridIsStable == true
                 && evidence.lastReturnFits && !evidence.returnsFollowFrames
@@ -180,6 +195,11 @@ struct _PacingMachine {
                 verdictAwaitsLightFrames = false
                 state.reason = .measuringAgain
                 return .measureAgain
+            } else if state.reason.isMeasuring && mayStartHeavyFrameProbe(evidence) {
+                // **Heavy frames are given time to wait for a vsync**: their presents block too
+                // briefly to be measured, and lighter frames may never come (the heavy-frame
+                // probe, ``_HeavyFrameProbe``).
+                startHeavyFrameProbe()
             }
         case .unpaced:
             break
@@ -211,6 +231,12 @@ struct _PacingMachine {
                 statesAnotherDisplay = false
                 state = PacingState(mode: .deadline, reason: .measuring)
                 verdictAwaitsLightFrames = true
+            } else if statesAnotherDisplay && !evidence.gridIsUsable && mayStartHeavyFrameProbe(evidence) {
+                // **Heavy frames on another display are given time to wait for its vsync**: kept
+                // in vsync mode (their chain still shows it), with presents that block too briefly
+                // to be measured, the new display's grid was never fitted, and the old one's was
+                // named for good (sweep seed 10 #120: 75 Hz, then 239.63 Hz, frames of 89 %).
+                startHeavyFrameProbe()
             } else if state.reason.isMeasuring && confirmsVsync(evidence) {
                 // **A vsync kept while measuring is confirmed as one is promoted**: automatic
                 // pacing asked for again keeps the vsync mode while it measures, and only the
@@ -238,11 +264,14 @@ struct _PacingMachine {
     /// blocked and there is no evidence against vsync (the frames were too slow to fill a chain).
     mutating func backToBackFramesEnded(inconclusive: Bool) {
         verdictAwaitsLightFrames = inconclusive
+        heavyFrameProbeRan = false
     }
 
     /// The game asked for `pacing`: forced modes are taken at once; automatic measures again.
     mutating func pacingRequested(_ pacing: PresentSource.Pacing) {
         phaseProbe = nil
+        heavyFrameProbe = nil
+        heavyFrameProbeRan = false
         verdictAwaitsLightFrames = false
         statesAnotherDisplay = false
         switch pacing {
@@ -264,6 +293,8 @@ struct _PacingMachine {
     /// The display changed (another rate): what the probes found no longer holds.
     mutating func displayChanged() {
         phaseProbe = nil
+        heavyFrameProbe = nil
+        heavyFrameProbeRan = false
         verdictAwaitsLightFrames = false
         if case .presentBlocks = state.reason { statesAnotherDisplay = true }
     }
@@ -293,8 +324,38 @@ struct _PacingMachine {
 
     // MARK: Rules
 
+    /// Counts a frame of the heavy-frame probe, and ends it when its frames are done, or once it
+    /// has nothing left to find: the source no longer measures by deadline (a vsync confirmed, the
+    /// phase probe under way, another verdict), or frames go back to back or are no longer heavy.
+    private mutating func noteHeavyFrameProbeFrame(_ evidence: Evidence) {
+        guard var probe = heavyFrameProbe else { return }
+        probe.noteFrame()
+        let stillMeasures =
+            switch state.mode {
+            case .deadline: state.reason.isMeasuring && phaseProbe == nil
+            case .vsync: statesAnotherDisplay && !evidence.gridIsUsable
+            case .unpaced: false
+            }
+        let measuresOn = stillMeasures && !evidence.isProbing && evidence.heavyFramesMayBeProbed
+        heavyFrameProbe = probe.isOver || !measuresOn ? nil : probe
+    }
+
+    /// Whether the heavy-frame probe may start: not yet run since frames last went back to back,
+    /// none going back to back now, heavy frames on two buffers, and a full window of presents of
+    /// which none blocked.
+    private func mayStartHeavyFrameProbe(_ evidence: Evidence) -> Bool {
+        !heavyFrameProbeRan && !evidence.isProbing && evidence.heavyFramesMayBeProbed
+            && evidence.presentWindowIsFull && evidence.noPresentBlocked
+    }
+
+    private mutating func startHeavyFrameProbe() {
+        heavyFrameProbeRan = true
+        heavyFrameProbe = _HeavyFrameProbe()
+    }
+
     private mutating func startPhaseProbe(_ evidence: Evidence) -> Action {
         phaseProbe = _PhaseProbe(relocks: evidence.gridRelocks)
+        heavyFrameProbe = nil
         state.reason = .checkingPhase
         return .startPhaseProbe
     }
@@ -330,6 +391,7 @@ struct _PacingMachine {
 
     private mutating func promoteToVsync(_ evidence: Evidence) {
         verdictAwaitsLightFrames = false
+        heavyFrameProbe = nil
         statesAnotherDisplay = false
         state = PacingState(
             mode: .vsync, reason: .presentBlocks(median: .nanoseconds(evidence.medianPresent), grid: evidence.gridRate))

@@ -41,7 +41,19 @@ extension _PresentPacer {
             presentsReturnAtOnceIntoFullChain: chainFill.showsPresentDoesNotBlock, isProbing: isProbing,
             mayMeasureAgain: mayMeasureAgain, pacesRequestedRateDirectly: pacesRequestedRateDirectly,
             keepsNoPhase: tracker.keepsNoPhase, gridIsUsable: tracker.grid.isUsable,
-            presentWindowIsFull: presentDurations.count == presentDurations.capacity)
+            presentWindowIsFull: presentDurations.count == presentDurations.capacity,
+            heavyFramesMayBeProbed: heavyFramesMayBeProbed, noPresentBlocked: presentsBlocked.marked == 0)
+    }
+
+    /// Whether the heavy-frame probe may hold the presents (``_HeavyFrameProbe``): the last frames
+    /// were too heavy to go back to back (a full window of costs, not light), on two buffers (with
+    /// more, a chain has room for frames at the display's rate: a held present waits for nothing),
+    /// and nothing else holds them: no cap, requested range, halved rate or variable refresh (which
+    /// shows frames when they come: no vsync to wait for).
+    var heavyFramesMayBeProbed: Bool {
+        backToBack.recentCosts.count == backToBack.recentCosts.capacity && chainDepth == 0
+            && !backToBack.framesAreLight(period: displayRefreshRate.periodNanoseconds) && !capsAtDisplayRefreshRate
+            && requestedRange == nil && !halvesRate && variableRefreshRange == nil
     }
 
     /// Lets the pacing machine decide from what is measured, and does what it says.
@@ -106,6 +118,7 @@ extension _PresentPacer {
     func startBackToBackFrames() {
         backToBack.start(afterPresent: presentCount)
         presentDurations.removeAll()
+        presentsBlocked.removeAll()
         // A fit from before the slow frames is carried over a gap with no returns: its line may
         // have drifted from the vsync by then. The returns to come fit it afresh.
         if tracker.grid.hasGrid { tracker.grid.restartPhase() }
@@ -134,6 +147,7 @@ extension _PresentPacer {
     func modeDidChange(from oldMode: PresentSource.Mode) {
         log.append(.modeChanged(from: oldMode, to: pacingState, rate: displayRefreshRate))
         presentDurations.removeAll()
+        presentsBlocked.removeAll()
         if mode == .deadline, let lastTimestamp {
             if let measuredRefreshRate, tracker.grid.isUsable { deadline.refreshRate = measuredRefreshRate }
             applyDeadlineRange()

@@ -21,6 +21,14 @@ extension _PresentPacer {
         } else if pacing == .automatic && showsFramesWhenPresented {
             let target = lastTimestamp + deadline.refreshRate.periodNanoseconds * Int64(presentInterval)
             return .deadline(FrameInstant(nanoseconds: target))
+        } else if machine.heavyFrameProbe != nil && presentCount > 0 {
+            // The heavy-frame probe: the present half a period past the vsync the last one
+            // returned on. (The call is the source's timing: its return may only echo it.)
+            callWasPaced = true
+            return .sleep(
+                until: FrameInstant(
+                    nanoseconds: _HeavyFrameProbe.presentTime(
+                        lastReturn: presentEnd, period: currentPeriod, now: now.nanoseconds)))
         }
         return .none
     }

@@ -16,6 +16,7 @@ extension _PresentPacer {
             tracker.grid.returnsOnVsync(calledAt: presentStart, returnedAt: presentEnd) && !chainHadRoom
         let blocked = _BlockingPresent.blocked(
             duration: lastPresentDuration, period: currentPeriod, returnedOnVsync: returnedOnVsync)
+        presentsBlocked.append(blocked)
         chainFill.note(
             calledAt: presentStart, blocked: blocked, fastestPeriod: fastestPlausiblePeriod, buffers: swapChainBuffers)
         if let end = backToBack.endsWith(

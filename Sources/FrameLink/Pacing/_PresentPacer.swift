@@ -66,6 +66,7 @@ final class _PresentPacer {
             // (The old display's presents say nothing of whether the new one's block: 3.9 ms at
             // 144 Hz is a present that blocks, not at 60 Hz.)
             presentDurations.removeAll()
+            presentsBlocked.removeAll()
             if mode == .deadline && (!tracker.grid.isUsable || presentWasSlow) {
                 deadline.refreshRate = displayRefreshRate
             }
@@ -153,6 +154,8 @@ final class _PresentPacer {
 
     /// How long the last presents took (16: the window whose median the reasons quote).
     var presentDurations = _Ring(capacity: _PresentPacer.presentDurationsWindow)
+    /// Which of those presents blocked (the same window).
+    var presentsBlocked = _FlagWindow(capacity: _PresentPacer.presentDurationsWindow)
     /// The last frame's timestamp, on the source's timeline (`nil` before the first and after an
     /// idle wait).
     var lastTimestamp: Int64?
