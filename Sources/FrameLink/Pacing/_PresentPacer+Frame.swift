@@ -8,8 +8,9 @@ extension _PresentPacer {
     /// present on a FIFO swap chain goes out at the first vsync after it is called); while a
     /// requested rate is paced directly on a variable-refresh display, until the frame's paced
     /// time, precisely (the display shows the frame when it is presented, so the present, not only
-    /// the frame's start, is held to it: frames whose work varies are still shown evenly). Else
-    /// none. Notes what the frame's work cost first (the automatic frame rate may change the
+    /// the frame's start, is held to it: frames whose work varies are still shown evenly); while
+    /// the heavy-frame probe runs, until half a period past the vsync the last present returned on
+    /// (``_HeavyFrameProbe``). Else none. Notes what the frame's work cost first (the automatic frame rate may change the
     /// interval).
     func presentWait() -> FrameWait {
         guard let lastTimestamp else { return .none }
