@@ -210,4 +210,38 @@ struct VsyncGridFitTests {
         #expect(lockedAtTheEnd)
         #expect(transitions <= 4, "the lock turned on or off \(transitions) times")
     }
+
+    @Test(
+        "a present that returned on its vsync with no delay waited for it: the line's rounding is no early return"
+    )
+    func returnWithNoDelayIsOnItsVsync() {
+        // Returns exactly on the vsyncs (no present delay) of a 199.483 Hz display, whose period
+        // is a fraction of a nanosecond off whole ones (its vsyncs fall on whole nanoseconds,
+        // rounded down, as the display lab's do), one to three vsyncs apart (frames that cost
+        // about a period), at 16 phases: every return on its vsync, after a call just before it,
+        // waited for that vsync. (Pacing sweep seed 10 #307.)
+        let (numerator, denominator): (Int64, Int64) = (199_483, 1_000)
+        let period = 1_000_000_000 * denominator / numerator
+        var early = 0
+        for seed in 0..<UInt64(16) {
+            var random = SplitMix64(seed: seed &* 7_919 &+ UInt64(numerator))
+            let phase = Int64(random.next() % UInt64(period))
+            func vsync(_ number: Int64) -> Int64 { phase + number * 1_000_000_000 * denominator / numerator }
+            var grid = _VsyncGrid(nominalPeriod: period)
+            var number: Int64 = 0
+            for index in 0..<696 {
+                // (Called 0.13 ms before the vsync, released by it.)
+                if index >= 96, !grid.returnsOnVsync(calledAt: vsync(number) - 130_000, returnedAt: vsync(number)) {
+                    early += 1
+                }
+                grid.add(returnTime: vsync(number))
+                number += 1 + Int64(random.next() % 3)
+            }
+            // A return before the vsync by more than the rounding did not wait for it.
+            #expect(!grid.returnsOnVsync(calledAt: vsync(number) - 130_000, returnedAt: vsync(number) - 5_000))
+        }
+        // (Without the numbering's allowance on the early side, 22 of these 9,600 returns fell a
+        // nanosecond before the fitted vsync and were taken as presents that did not wait.)
+        #expect(early == 0, "\(early) returns on their vsync taken as no wait")
+    }
 }

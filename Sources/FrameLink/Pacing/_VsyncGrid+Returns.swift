@@ -9,8 +9,14 @@ extension _VsyncGrid {
         guard hasGrid else { return false }
         // A present that waited for a vsync returns after it: before the line only by the line's
         // own error (not the wider allowance that numbers returns: a present that returned at once
-        // just before a vsync did not wait for it).
-        let early = min(lineUncertainty, Int64(period * Self.earliestNumberableFraction))
+        // just before a vsync did not wait for it), and never by less than the rounding the
+        // numbering allows. (**A line known exactly is still rounded**: with no delay at all, a
+        // return on the vsync fell a nanosecond before the fitted time, was taken as no wait, and
+        // the next frame was held a whole period to the vsync after it; frames that cost about a
+        // period then went out every other vsync and the drops were booked a frame late: pacing
+        // sweep seed 10 #307.)
+        let early = max(
+            min(lineUncertainty, Int64(period * Self.earliestNumberableFraction)), Int64(Self.numberingAllowance))
         let number = fittedNumber(atOrBefore: time + early)
         let delay = time - fittedTime(ofNumber: number)
         let allowed = allowedDelay(early: early)

@@ -81,11 +81,6 @@ struct _VsyncGrid {
     static let earlyTolerance: Int64 = 250_000
     /// Unexplained returns in a row that restart the window.
     static let relockRun = 3
-    /// The periods a display can have: 1 ms to 1 s (1 to 1,000 Hz; panels run from 24 to 500 Hz,
-    /// variable-refresh ones down to 1 Hz). A fit outside is not a display's vsync but returns
-    /// numbered wrongly: the window starts again and the last plausible fit stays the measurement.
-    /// (Fits of a few microseconds passed a trapping rate initializer in games under load.)
-    static let plausiblePeriods: ClosedRange<Int64> = 1_000_000...1_000_000_000
     /// The latest a return may come after the vsync it is numbered by, as a fraction of the period:
     /// one half. A return later than that could as well be an early return for the next vsync, so
     /// its number is a guess; once the delays allowed spanned a whole period every return fitted
@@ -106,6 +101,8 @@ struct _VsyncGrid {
     private var presentSpans: [Int] = []
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
+    /// Returns later than any before, in a row (see ``_VsyncShiftWatch``).
+    private var shiftWatch = _VsyncShiftWatch()
     /// The display's nominal period, used only until the window has its own (the source updates
     /// it when the host reports another display); kept inside ``plausiblePeriods``, since the grid
     /// divides by it.
@@ -210,6 +207,7 @@ struct _VsyncGrid {
         times.removeAll(keepingCapacity: true)
         numbers.removeAll(keepingCapacity: true)
         strays.removeAll(keepingCapacity: true)
+        shiftWatch.forget()
         hasGrid = false
         isStable = nil
         isPhaseLocked = false
@@ -373,6 +371,14 @@ struct _VsyncGrid {
             return false
         }
         strays.removeAll(keepingCapacity: true)
+        // Returns later than any before, three in a row: the vsync moved (``_VsyncShiftWatch``).
+        if shiftWatch.noteTaken(
+            time, delay: delay, largestDelay: largestDelay, windowCount: times.count, stable: isStable == true)
+        {
+            strays.append(contentsOf: shiftWatch.run)
+            relock()
+            return false
+        }
         append(time, number: number)
         fit()
         return true
@@ -480,17 +486,6 @@ struct _VsyncGrid {
         }
         perPresent.sort()
         return perPresent[perPresent.count / 2]
-    }
-
-    /// The nearest period a display can have (see ``plausiblePeriods``).
-    static func plausible(_ period: Int64) -> Int64 {
-        min(max(period, plausiblePeriods.lowerBound), plausiblePeriods.upperBound)
-    }
-
-    /// Whether a fitted period is one a display can have (see ``plausiblePeriods``).
-    static func isPlausible(period: Double) -> Bool {
-        period.isFinite && period >= Double(plausiblePeriods.lowerBound)
-            && period <= Double(plausiblePeriods.upperBound)
     }
 
     /// Throws a fit outside ``plausiblePeriods`` away: the window starts again, as after returns
