@@ -226,18 +226,6 @@ struct PacingSweepRegressionTests {
 
     @MainActor
     @Test(
-        "a move to another display of the same rate starts the vsync window again once returns come later than any before",
-        arguments: [(seed: UInt64(7), index: 835), (seed: 6, index: 351)])
-    func sameRateMoveRelearnsTheVsync(seed: UInt64, index: Int) {
-        // 60 Hz to 60 Hz and 240 Hz to 240 Hz with another phase (the host reports no change):
-        // the new display's returns came later than any before but within twice the largest
-        // delay, so the old window took them and its line tilted for hundreds of frames, until
-        // its phase was judged to wander and the frames were taken off the vsync.
-        Self.expectPasses(seed: seed, index: index)
-    }
-
-    @MainActor
-    @Test(
         "a present after its vsync on a variable-refresh display, with a frame queued ahead of it, is not late for the display",
         arguments: [(seed: UInt64(1), index: 888), (seed: 1, index: 812), (seed: 2, index: 210), (seed: 2, index: 259)])
     func queuedFrameCoversALatePresent(seed: UInt64, index: Int) {

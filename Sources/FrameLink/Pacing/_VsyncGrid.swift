@@ -101,8 +101,6 @@ struct _VsyncGrid {
     private var presentSpans: [Int] = []
     /// Returns that did not fit, kept for a re-lock.
     private var strays: [Int64] = []
-    /// Returns later than any before, in a row (see ``_VsyncShiftWatch``).
-    private var shiftWatch = _VsyncShiftWatch()
     /// The display's nominal period, used only until the window has its own (the source updates
     /// it when the host reports another display); kept inside ``plausiblePeriods``, since the grid
     /// divides by it.
@@ -207,7 +205,6 @@ struct _VsyncGrid {
         times.removeAll(keepingCapacity: true)
         numbers.removeAll(keepingCapacity: true)
         strays.removeAll(keepingCapacity: true)
-        shiftWatch.forget()
         hasGrid = false
         isStable = nil
         isPhaseLocked = false
@@ -371,14 +368,6 @@ struct _VsyncGrid {
             return false
         }
         strays.removeAll(keepingCapacity: true)
-        // Returns later than any before, three in a row: the vsync moved (``_VsyncShiftWatch``).
-        if shiftWatch.noteTaken(
-            time, delay: delay, largestDelay: largestDelay, windowCount: times.count, stable: isStable == true)
-        {
-            strays.append(contentsOf: shiftWatch.run)
-            relock()
-            return false
-        }
         append(time, number: number)
         fit()
         return true
